@@ -1,0 +1,683 @@
+"""The intermediate representation: frozen dataclasses, built once by the front end.
+
+Conventions
+-----------
+* Names are upper case (Fortran is case-insensitive; the front end normalizes).
+* PARAMETER constants are folded: wherever a PARAMETER name appears in an
+  expression (bounds, subscripts, loop limits, right-hand sides) the front end
+  substitutes a :class:`Const`.  The symbol table still records the PARAMETER.
+* Every statement and declaration carries a :class:`Span` (file, first and last
+  line) of the *original* text, so errors name ``file:line`` and the HPF emitter
+  can splice directives into the original text.
+* Nothing the front end does not understand is dropped: it becomes an
+  :class:`Opaque` statement or an :class:`OpaqueExpr` with a reason.
+* HPF directives are kept as raw text (:class:`Directive`); the :mod:`autodist.hpf`
+  package gives them meaning.  Directives in the specification part of a unit are
+  in :attr:`Unit.directives`; directives among executable statements are
+  :class:`Directive` statements in the body, in source order (an ``INDEPENDENT``
+  is the statement just before the ``DO`` it applies to).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Iterator, Union
+
+# --------------------------------------------------------------------------- spans
+
+
+@dataclass(frozen=True)
+class Span:
+    """Where something stands in the original source (1-based, inclusive)."""
+
+    file: str
+    first: int
+    last: int
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.first}"
+
+
+# --------------------------------------------------------------------------- types
+
+
+@dataclass(frozen=True)
+class Type:
+    """A Fortran 77 type.  ``size`` is the storage size in bytes of one element.
+
+    ``REAL`` is ``Type("real", 4)``, ``REAL*8``/``DOUBLE PRECISION`` are
+    ``Type("real", 8)``, ``COMPLEX`` is ``Type("complex", 8)``, ``COMPLEX*16``/
+    ``DOUBLE COMPLEX`` are ``Type("complex", 16)``, ``CHARACTER*N`` is
+    ``Type("character", N)`` (``CHARACTER*(*)`` has size 0).
+    """
+
+    base: str  # "integer" | "real" | "complex" | "logical" | "character"
+    size: int
+
+    def __str__(self) -> str:
+        if self.base == "real" and self.size == 8:
+            return "DOUBLE PRECISION"
+        if self.base == "character":
+            return f"CHARACTER*{self.size or '(*)'}"
+        default = {"integer": 4, "real": 4, "complex": 8, "logical": 4}.get(self.base)
+        name = self.base.upper()
+        return name if self.size == default else f"{name}*{self.size}"
+
+
+INTEGER = Type("integer", 4)
+REAL = Type("real", 4)
+DOUBLE = Type("real", 8)
+COMPLEX = Type("complex", 8)
+LOGICAL = Type("logical", 4)
+
+# --------------------------------------------------------------------------- expressions
+
+
+class Expr:
+    """Base class of expressions."""
+
+    __slots__ = ()
+
+    def children(self) -> tuple["Expr", ...]:
+        return ()
+
+    def walk(self) -> Iterator["Expr"]:
+        """This expression and all sub-expressions, pre-order."""
+        stack = [self]
+        while stack:
+            e = stack.pop()
+            yield e
+            stack.extend(reversed(e.children()))
+
+
+@dataclass(frozen=True)
+class Const(Expr):
+    """A literal (or a folded PARAMETER).  ``value`` is int, float, complex, bool or str.
+
+    ``type.size`` tells the precision: a ``REAL`` literal like ``0.1`` has size 4
+    and must be rounded to single precision by anyone who evaluates it.
+    """
+
+    value: object
+    type: Type
+
+
+@dataclass(frozen=True)
+class Name(Expr):
+    """A scalar variable, or a whole array used as an actual argument."""
+
+    name: str
+
+
+@dataclass(frozen=True)
+class Index(Expr):
+    """An array element reference ``A(s1, ..., sn)`` (declared as an array)."""
+
+    name: str
+    subscripts: tuple[Expr, ...]
+
+    def children(self) -> tuple[Expr, ...]:
+        return self.subscripts
+
+
+@dataclass(frozen=True)
+class FuncRef(Expr):
+    """A function reference.  ``kind`` is "intrinsic", "external" or "statement"
+    (a statement function defined in the same unit)."""
+
+    name: str
+    args: tuple[Expr, ...]
+    kind: str
+
+    def children(self) -> tuple[Expr, ...]:
+        return self.args
+
+
+@dataclass(frozen=True)
+class BinOp(Expr):
+    """A binary operation.  ``op`` is one of
+    ``+ - * / ** //`` (arithmetic, concatenation),
+    ``== /= < <= > >=`` (relational, from ``.EQ.`` etc. too),
+    ``and or eqv neqv`` (logical)."""
+
+    op: str
+    left: Expr
+    right: Expr
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.left, self.right)
+
+
+@dataclass(frozen=True)
+class UnOp(Expr):
+    """A unary operation: ``-``, ``+`` or ``not``."""
+
+    op: str
+    operand: Expr
+
+    def children(self) -> tuple[Expr, ...]:
+        return (self.operand,)
+
+
+@dataclass(frozen=True)
+class Substring(Expr):
+    """``C(lo:hi)`` or ``A(i)(lo:hi)`` on a CHARACTER variable; bounds may be None."""
+
+    base: Expr
+    lower: Expr | None
+    upper: Expr | None
+
+    def children(self) -> tuple[Expr, ...]:
+        return tuple(e for e in (self.base, self.lower, self.upper) if e is not None)
+
+
+@dataclass(frozen=True)
+class ImpliedDo(Expr):
+    """``(items, V = start, end [, step])`` in an I/O list or DATA statement."""
+
+    items: tuple[Expr, ...]
+    var: str
+    start: Expr
+    end: Expr
+    step: Expr | None
+
+    def children(self) -> tuple[Expr, ...]:
+        rest = (self.start, self.end) + ((self.step,) if self.step is not None else ())
+        return self.items + rest
+
+
+@dataclass(frozen=True)
+class OpaqueExpr(Expr):
+    """An expression the front end does not model, with the reason; never dropped."""
+
+    text: str
+    reason: str
+
+
+# --------------------------------------------------------------------------- affine forms
+
+
+@dataclass(frozen=True)
+class Affine:
+    """``const + sum(coef * var)``; ``terms`` sorted by variable name, no zero coefs."""
+
+    const: int
+    terms: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def vars(self) -> tuple[str, ...]:
+        return tuple(v for v, _ in self.terms)
+
+    def coef(self, var: str) -> int:
+        for v, c in self.terms:
+            if v == var:
+                return c
+        return 0
+
+    @property
+    def is_const(self) -> bool:
+        return not self.terms
+
+    def __add__(self, other: "Affine") -> "Affine":
+        acc = dict(self.terms)
+        for v, c in other.terms:
+            acc[v] = acc.get(v, 0) + c
+        return Affine(self.const + other.const, _norm(acc))
+
+    def scale(self, k: int) -> "Affine":
+        return Affine(self.const * k, _norm({v: c * k for v, c in self.terms}))
+
+    def __neg__(self) -> "Affine":
+        return self.scale(-1)
+
+    def __sub__(self, other: "Affine") -> "Affine":
+        return self + (-other)
+
+    def __str__(self) -> str:
+        parts = []
+        for v, c in self.terms:
+            parts.append(v if c == 1 else f"-{v}" if c == -1 else f"{c}*{v}")
+        if self.const or not parts:
+            parts.append(str(self.const))
+        return "+".join(parts).replace("+-", "-")
+
+
+def _norm(acc: dict[str, int]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted((v, c) for v, c in acc.items() if c != 0))
+
+
+def affine(expr: Expr) -> Affine | None:
+    """The affine form of an integer expression, or None when it is not affine.
+
+    Affine: integer constants, scalar names, ``+``, ``-``, unary minus, and ``*``
+    where one side is constant.  Anything else (array elements as in
+    ``A(IDX(I))``, products of two variables, division, function calls) is not.
+    """
+    if isinstance(expr, Const):
+        if isinstance(expr.value, bool) or not isinstance(expr.value, int):
+            return None
+        return Affine(expr.value)
+    if isinstance(expr, Name):
+        return Affine(0, ((expr.name, 1),))
+    if isinstance(expr, UnOp) and expr.op in "+-":
+        a = affine(expr.operand)
+        if a is None:
+            return None
+        return -a if expr.op == "-" else a
+    if isinstance(expr, BinOp) and expr.op in ("+", "-", "*"):
+        left, right = affine(expr.left), affine(expr.right)
+        if left is None or right is None:
+            return None
+        if expr.op == "+":
+            return left + right
+        if expr.op == "-":
+            return left - right
+        if left.is_const:
+            return right.scale(left.const)
+        if right.is_const:
+            return left.scale(right.const)
+        return None
+    return None
+
+
+# --------------------------------------------------------------------------- statements
+
+
+@dataclass(frozen=True)
+class Stmt:
+    """Base class of statements.  ``label`` is the statement label, if any."""
+
+    span: Span
+    label: int | None
+
+    def blocks(self) -> tuple[tuple["Stmt", ...], ...]:
+        """The statement lists nested directly in this statement."""
+        return ()
+
+    def exprs(self) -> tuple[Expr, ...]:
+        """The expressions appearing directly in this statement (not in nested blocks)."""
+        return ()
+
+
+@dataclass(frozen=True)
+class Assign(Stmt):
+    """``target = value``; target is a Name, an Index or a Substring."""
+
+    target: Expr
+    value: Expr
+
+    def exprs(self) -> tuple[Expr, ...]:
+        return (self.target, self.value)
+
+
+@dataclass(frozen=True)
+class Do(Stmt):
+    """A counted DO loop, labelled (``DO 10 I = ...``) or block (``DO ... ENDDO``).
+
+    ``term_label`` is the terminating label of a labelled DO (shared by the loops
+    of a shared-termination nest).  The terminating statement itself (a CONTINUE
+    or an action statement) is the last statement of the innermost loop's body.
+    """
+
+    var: str
+    start: Expr
+    end: Expr
+    step: Expr | None
+    body: tuple[Stmt, ...]
+    term_label: int | None = None
+
+    def blocks(self) -> tuple[tuple[Stmt, ...], ...]:
+        return (self.body,)
+
+    def exprs(self) -> tuple[Expr, ...]:
+        return (self.start, self.end) + ((self.step,) if self.step is not None else ())
+
+
+@dataclass(frozen=True)
+class DoWhile(Stmt):
+    cond: Expr
+    body: tuple[Stmt, ...]
+    term_label: int | None = None
+
+    def blocks(self) -> tuple[tuple[Stmt, ...], ...]:
+        return (self.body,)
+
+    def exprs(self) -> tuple[Expr, ...]:
+        return (self.cond,)
+
+
+@dataclass(frozen=True)
+class Branch:
+    """One arm of an IF: ``cond`` is None for ELSE."""
+
+    cond: Expr | None
+    body: tuple[Stmt, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class If(Stmt):
+    """Block IF / ELSE IF / ELSE, and the logical IF (one branch, ``logical=True``)."""
+
+    branches: tuple[Branch, ...]
+    logical: bool = False
+
+    def blocks(self) -> tuple[tuple[Stmt, ...], ...]:
+        return tuple(b.body for b in self.branches)
+
+    def exprs(self) -> tuple[Expr, ...]:
+        return tuple(b.cond for b in self.branches if b.cond is not None)
+
+
+@dataclass(frozen=True)
+class ArithIf(Stmt):
+    """``IF (expr) neg, zero, pos``."""
+
+    expr: Expr
+    neg: int
+    zero: int
+    pos: int
+
+    def exprs(self) -> tuple[Expr, ...]:
+        return (self.expr,)
+
+
+@dataclass(frozen=True)
+class Goto(Stmt):
+    target: int
+
+
+@dataclass(frozen=True)
+class ComputedGoto(Stmt):
+    """``GO TO (l1, l2, ...) expr``."""
+
+    targets: tuple[int, ...]
+    expr: Expr
+
+    def exprs(self) -> tuple[Expr, ...]:
+        return (self.expr,)
+
+
+@dataclass(frozen=True)
+class Continue(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Call(Stmt):
+    """``CALL name(args)``; whole arrays are passed as Name, array sections as Index."""
+
+    name: str
+    args: tuple[Expr, ...]
+
+    def exprs(self) -> tuple[Expr, ...]:
+        return self.args
+
+
+@dataclass(frozen=True)
+class Return(Stmt):
+    pass
+
+
+@dataclass(frozen=True)
+class Stop(Stmt):
+    code: Expr | None = None
+
+
+@dataclass(frozen=True)
+class Io(Stmt):
+    """An I/O statement.
+
+    ``kind`` is "print", "write", "read", "format", "open", "close", "rewind",
+    "backspace", "endfile" or "inquire".  ``unit`` is None for PRINT and the
+    ``*`` unit; ``fmt`` is "*" (list-directed), a label (int), a format string,
+    or None (unformatted); ``items`` the I/O list; ``text`` the statement's text
+    (for FORMAT, the format itself).
+    """
+
+    kind: str
+    unit: Expr | None
+    fmt: object
+    items: tuple[Expr, ...]
+    text: str = ""
+
+    def exprs(self) -> tuple[Expr, ...]:
+        return self.items + ((self.unit,) if self.unit is not None else ())
+
+
+@dataclass(frozen=True)
+class Directive(Stmt):
+    """An HPF directive line (continuations joined), as written after the sentinel.
+
+    ``text`` has the sentinel (``CHPF$``, ``*HPF$``, ``!HPF$``) removed, e.g.
+    ``"DISTRIBUTE T(BLOCK,*) ONTO P"``; ``sentinel`` is the sentinel as written.
+    """
+
+    text: str
+    sentinel: str = "CHPF$"
+
+
+@dataclass(frozen=True)
+class Opaque(Stmt):
+    """A statement the front end does not model (ENTRY, ASSIGN, PAUSE, ...).
+
+    Analysis treats it conservatively (a phase containing it is sequential and
+    replicated); ``analyze`` lists it with its reason.
+    """
+
+    text: str
+    reason: str
+
+
+# --------------------------------------------------------------------------- declarations
+
+
+@dataclass(frozen=True)
+class Dim:
+    """One declared dimension ``lower:upper``; ``upper`` is None for assumed size ``*``."""
+
+    lower: Expr
+    upper: Expr | None
+
+    @property
+    def bounds(self) -> tuple[int, int] | None:
+        """Numeric (lower, upper) when both are known constants."""
+        if (
+            isinstance(self.lower, Const)
+            and isinstance(self.upper, Const)
+            and type(self.lower.value) is int
+            and type(self.upper.value) is int
+        ):
+            return (self.lower.value, self.upper.value)
+        return None
+
+    @property
+    def extent(self) -> int | None:
+        b = self.bounds
+        return None if b is None else max(0, b[1] - b[0] + 1)
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """A name declared or used in a unit.
+
+    ``kind``: "variable", "parameter", "function" (external function or the unit's
+    own result), "statement_function", "intrinsic", "subroutine" (a name used in
+    CALL or EXTERNAL), "common_block" is never used (blocks live in ``Unit.commons``).
+    ``dims`` is None for scalars.  ``common`` is the COMMON block name ("" for blank
+    COMMON) and ``common_index`` the position in that block's list of this unit.
+    ``implicit`` is True when the type came from implicit typing rules.
+    """
+
+    name: str
+    type: Type
+    kind: str = "variable"
+    dims: tuple[Dim, ...] | None = None
+    value: Expr | None = None  # PARAMETER value (folded Const when foldable)
+    dummy: bool = False
+    common: str | None = None
+    common_index: int | None = None
+    equivalenced: bool = False
+    in_data: bool = False
+    save: bool = False
+    implicit: bool = False
+    span: Span | None = None
+
+    @property
+    def is_array(self) -> bool:
+        return self.dims is not None
+
+    @property
+    def rank(self) -> int:
+        return 0 if self.dims is None else len(self.dims)
+
+    @property
+    def shape(self) -> tuple[int, ...] | None:
+        """Numeric extents when every bound is known."""
+        if self.dims is None:
+            return ()
+        ext = tuple(d.extent for d in self.dims)
+        return None if any(e is None for e in ext) else ext  # type: ignore[return-value]
+
+    @property
+    def bytes(self) -> int | None:
+        shape = self.shape
+        if shape is None:
+            return None
+        n = 1
+        for e in shape:
+            n *= e
+        return n * self.type.size
+
+
+@dataclass(frozen=True)
+class Common:
+    """A COMMON block as declared in one unit (members in order)."""
+
+    name: str  # "" for blank COMMON
+    members: tuple[str, ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class Data:
+    """A DATA statement: ``targets`` (Names, Index, ImpliedDo) and ``values``
+    with repeat counts expanded into ``(count, Const)`` pairs."""
+
+    targets: tuple[Expr, ...]
+    values: tuple[tuple[int, Expr], ...]
+    span: Span
+
+
+@dataclass(frozen=True)
+class StmtFunction:
+    """A statement function ``F(X, Y) = expr``."""
+
+    name: str
+    args: tuple[str, ...]
+    expr: Expr
+    span: Span
+
+
+@dataclass(frozen=True)
+class Unit:
+    """A program unit: PROGRAM, SUBROUTINE, FUNCTION or BLOCK DATA.
+
+    ``prefixes`` records prefixes such as "PURE", "EXTRINSIC(HPF_LOCAL)",
+    "RECURSIVE".  ``result`` is the result variable of a FUNCTION (its name by
+    default) and ``result_type`` its type.  ``decl_end`` is the last line of the
+    specification part (the HPF emitter inserts specification directives after
+    it); ``body`` holds the executable statements.
+    """
+
+    kind: str  # "program" | "subroutine" | "function" | "blockdata"
+    name: str
+    args: tuple[str, ...]
+    symbols: tuple[Symbol, ...]
+    body: tuple[Stmt, ...]
+    span: Span
+    decl_end: int
+    commons: tuple[Common, ...] = ()
+    equivalences: tuple[tuple[Expr, ...], ...] = ()
+    data: tuple[Data, ...] = ()
+    stmt_functions: tuple[StmtFunction, ...] = ()
+    directives: tuple[Directive, ...] = ()
+    prefixes: tuple[str, ...] = ()
+    result: str | None = None
+    result_type: Type | None = None
+
+    @cached_property
+    def _by_name(self) -> dict[str, Symbol]:
+        return {s.name: s for s in self.symbols}
+
+    def symbol(self, name: str) -> Symbol | None:
+        return self._by_name.get(name.upper())
+
+    @property
+    def arrays(self) -> tuple[Symbol, ...]:
+        return tuple(s for s in self.symbols if s.is_array and s.kind == "variable")
+
+    def statements(self) -> Iterator[Stmt]:
+        """Every statement of the body, nested ones included, in source order."""
+        yield from walk(self.body)
+
+
+@dataclass(frozen=True)
+class Program:
+    """Everything read from the files given on the command line.
+
+    ``files`` lists the source files read, INCLUDE'd files included, in reading
+    order; ``sources`` maps each file to its text lines (for the emitter).
+    """
+
+    units: tuple[Unit, ...]
+    files: tuple[str, ...]
+    sources: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), repr=False)
+
+    @cached_property
+    def _by_name(self) -> dict[str, Unit]:
+        return {u.name: u for u in self.units}
+
+    def unit(self, name: str) -> Unit | None:
+        return self._by_name.get(name.upper())
+
+    @property
+    def main(self) -> Unit | None:
+        for u in self.units:
+            if u.kind == "program":
+                return u
+        return None
+
+    def source_lines(self, file: str) -> tuple[str, ...]:
+        for f, lines in self.sources:
+            if f == file:
+                return lines
+        raise KeyError(file)
+
+
+# --------------------------------------------------------------------------- walking
+
+StmtList = tuple[Stmt, ...]
+AnyStmt = Union[Stmt]
+
+
+def walk(stmts: tuple[Stmt, ...]) -> Iterator[Stmt]:
+    """All statements in ``stmts`` and nested in them, pre-order (source order)."""
+    for s in stmts:
+        yield s
+        for block in s.blocks():
+            yield from walk(block)
+
+
+def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:
+    """Every expression (and sub-expression) appearing directly in ``stmt``."""
+    for e in stmt.exprs():
+        yield from e.walk()
+
+
+def array_refs(expr: Expr) -> Iterator[Index]:
+    """Every array element reference inside ``expr`` (itself included)."""
+    for e in expr.walk():
+        if isinstance(e, Index):
+            yield e

@@ -1,0 +1,241 @@
+"""Machine profiles: load and validate ``machine_profiles/*.yaml``.
+
+A profile describes the target machine (processors, the cost of moving data and
+of computing) and the limits of the search.  Every key is checked: an unknown
+key, a wrong type or an out-of-range value is a :class:`ProfileError` naming
+the file, the line and the key.  See README, "Machine profiles", for the format.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import ProfileError
+
+#: Where the bundled profiles live (a sibling of the package in a checkout).
+PROFILE_DIR = Path(__file__).resolve().parent.parent / "machine_profiles"
+#: The profile used when a command needs one and none is given.
+DEFAULT_PROFILE = "ddt1997"
+
+COMM_MODELS = ("linear", "latency_bandwidth")
+FORMATS = ("BLOCK", "CYCLIC", "CYCLIC(k)")
+MODES = ("static", "dynamic", "best")
+
+
+@dataclass(frozen=True)
+class MachineProfile:
+    """A validated machine profile.  Times are in seconds, sizes in bytes."""
+
+    name: str
+    processors: int
+    #: DDT's linear model: seconds per byte accessed remotely.
+    remote_access_time: float
+    #: Message model: seconds per message and bytes per second.
+    latency: float
+    bandwidth: float
+    #: Which model prices data movement: "linear" (bytes x remote_access_time)
+    #: or "latency_bandwidth" (messages x latency + bytes / bandwidth).
+    communication_model: str
+    #: Seconds to start one parallel loop (thread creation, barrier).
+    parallel_overhead: float
+    #: Seconds per floating-point operation of the target's processors.
+    flop_time: float
+    #: Seconds per array element access that stays local (loads and stores).
+    memory_access_time: float = 0.0
+    #: Multiplier applied to measured sequential times from a profile run
+    #: (target processor speed relative to the machine the profile ran on).
+    compute_scale: float = 1.0
+    #: Element size assumed when an array's type is unknown.
+    element_size: int = 8
+    #: Search limits.
+    max_distributed_dims: int = 1
+    distributions: tuple[str, ...] = ("BLOCK",)
+    candidates_per_phase: int = 4
+    #: Default solution mode of annotate: static, dynamic or best.
+    mode: str = "best"
+    #: Time limit for each ILP solve, seconds.
+    solver_time_limit: float = 20.0
+    #: Trip count assumed for a loop whose bounds are not known constants.
+    default_trip_count: int = 100
+    #: Probability assumed for a branch that cannot be decided statically.
+    branch_probability: float = 0.5
+    description: str = ""
+    source: str = ""  # the file it was read from, for messages
+
+    def replace(self, **changes: Any) -> "MachineProfile":
+        """A copy with some values changed, validated like a loaded profile."""
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        for key, value in changes.items():
+            if key not in data or key in ("source",):
+                raise ProfileError(f"unknown profile key '{key}'", self.source or None)
+            data[key] = value
+        data["distributions"] = list(data["distributions"])
+        return _validate(data, self.source, {})
+
+    def message_cost(self, nbytes: float, messages: float) -> float:
+        """Seconds to move ``nbytes`` in ``messages`` messages under this profile."""
+        if self.communication_model == "linear":
+            return nbytes * self.remote_access_time
+        return messages * self.latency + nbytes / self.bandwidth
+
+    def as_dict(self) -> dict[str, Any]:
+        d = dataclasses.asdict(self)
+        d["distributions"] = list(self.distributions)
+        d.pop("source")
+        return d
+
+
+# key -> (type, required, check, message)
+def _pos(x: float) -> bool:
+    return x > 0
+
+
+def _nonneg(x: float) -> bool:
+    return x >= 0
+
+
+def _prob(x: float) -> bool:
+    return 0 <= x <= 1
+
+
+_SCHEMA: dict[str, tuple[type, bool, Any, str]] = {
+    "name": (str, False, None, ""),
+    "description": (str, False, None, ""),
+    "processors": (int, True, _pos, "must be a positive integer"),
+    "remote_access_time": (float, True, _nonneg, "must be >= 0 (seconds per byte)"),
+    "latency": (float, False, _nonneg, "must be >= 0 (seconds per message)"),
+    "bandwidth": (float, False, _pos, "must be > 0 (bytes per second)"),
+    "communication_model": (str, False, lambda s: s in COMM_MODELS, f"must be one of {', '.join(COMM_MODELS)}"),
+    "parallel_overhead": (float, False, _nonneg, "must be >= 0 (seconds per parallel loop)"),
+    "flop_time": (float, True, _pos, "must be > 0 (seconds per floating-point operation)"),
+    "memory_access_time": (float, False, _nonneg, "must be >= 0 (seconds per access)"),
+    "compute_scale": (float, False, _pos, "must be > 0"),
+    "element_size": (int, False, _pos, "must be a positive integer (bytes)"),
+    "max_distributed_dims": (int, False, _pos, "must be a positive integer"),
+    "distributions": (list, False, None, ""),
+    "candidates_per_phase": (int, False, _pos, "must be a positive integer"),
+    "mode": (str, False, lambda s: s in MODES, f"must be one of {', '.join(MODES)}"),
+    "solver_time_limit": (float, False, _pos, "must be > 0 (seconds)"),
+    "default_trip_count": (int, False, _pos, "must be a positive integer"),
+    "branch_probability": (float, False, _prob, "must be between 0 and 1"),
+}
+
+_DEFAULTS: dict[str, Any] = {
+    "latency": 0.0,
+    "bandwidth": 1e9,
+    "communication_model": "linear",
+    "parallel_overhead": 0.0,
+}
+
+
+def _validate(raw: dict[str, Any], source: str, lines: dict[str, int]) -> MachineProfile:
+    def fail(key: str, msg: str) -> ProfileError:
+        return ProfileError(f"key '{key}': {msg}", source or None, lines.get(key))
+
+    values: dict[str, Any] = {}
+    for key, value in raw.items():
+        if key not in _SCHEMA:
+            known = ", ".join(sorted(_SCHEMA))
+            raise fail(key, f"unknown key (known keys: {known})")
+        typ, _, check, msg = _SCHEMA[key]
+        if typ is float:
+            if isinstance(value, str):  # YAML 1.1 reads 1e-6 (no dot) as a string
+                try:
+                    value = float(value)
+                except ValueError:
+                    pass
+            if isinstance(value, bool) or not isinstance(value, (int, float)):
+                raise fail(key, f"expected a number, got {value!r}")
+            value = float(value)
+            if not math.isfinite(value):
+                raise fail(key, "must be finite")
+        elif typ is int:
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise fail(key, f"expected an integer, got {value!r}")
+        elif typ is str:
+            if not isinstance(value, str):
+                raise fail(key, f"expected a string, got {value!r}")
+        elif typ is list:
+            if not isinstance(value, (list, tuple)) or not value:
+                raise fail(key, "expected a non-empty list such as [BLOCK, CYCLIC]")
+            norm = []
+            for item in value:
+                text = str(item).replace(" ", "").upper().replace("(K)", "(k)")
+                if text not in FORMATS:
+                    raise fail(key, f"unknown distribution {item!r} (use {', '.join(FORMATS)})")
+                norm.append(text)
+            value = tuple(dict.fromkeys(norm))
+        if check is not None and not check(value):
+            raise fail(key, f"{msg}, got {value!r}")
+        values[key] = value
+    for key, (_, required, _, _) in _SCHEMA.items():
+        if required and key not in values:
+            raise ProfileError(f"missing required key '{key}'", source or None)
+    for key, value in _DEFAULTS.items():
+        values.setdefault(key, value)
+    if values["communication_model"] == "latency_bandwidth" and "bandwidth" not in raw:
+        raise fail("bandwidth", "required by communication_model latency_bandwidth")
+    values.setdefault("name", Path(source).stem if source else "profile")
+    return MachineProfile(source=source, **values)
+
+
+def _key_lines(text: str) -> dict[str, int]:
+    """Line number (1-based) of each top-level key, for error messages."""
+    try:
+        node = yaml.compose(text)
+    except yaml.YAMLError:
+        return {}
+    out: dict[str, int] = {}
+    if isinstance(node, yaml.MappingNode):
+        for k, _ in node.value:
+            if isinstance(k, yaml.ScalarNode):
+                out[str(k.value)] = k.start_mark.line + 1
+    return out
+
+
+def load_profile(path: str | Path) -> MachineProfile:
+    """Read and validate one profile file."""
+    path = Path(path)
+    source = str(path)
+    try:
+        text = path.read_text()
+    except OSError as exc:
+        raise ProfileError(f"cannot read machine profile: {exc.strerror}", source) from None
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = mark.line + 1 if mark is not None else None
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise ProfileError(f"invalid YAML: {problem}", source, line) from None
+    if not isinstance(raw, dict):
+        raise ProfileError("a machine profile is a mapping of keys to values", source)
+    return _validate(raw, source, _key_lines(text))
+
+
+def bundled_profiles() -> list[Path]:
+    """The profiles shipped with autodist, sorted by name."""
+    return sorted(PROFILE_DIR.glob("*.yaml"))
+
+
+def resolve_profile(spec: str | None) -> tuple[MachineProfile, bool]:
+    """Find a profile by path or bundled name; None gives the bundled default.
+
+    Returns the profile and whether the default was used (callers say so).
+    """
+    if spec is None:
+        return load_profile(PROFILE_DIR / f"{DEFAULT_PROFILE}.yaml"), True
+    path = Path(spec)
+    if path.exists():
+        return load_profile(path), False
+    bundled = PROFILE_DIR / f"{spec}.yaml"
+    if bundled.exists():
+        return load_profile(bundled), False
+    names = ", ".join(p.stem for p in bundled_profiles())
+    raise ProfileError(f"no such machine profile (bundled profiles: {names})", spec)
