@@ -60,6 +60,8 @@ class Type:
             return "DOUBLE PRECISION"
         if self.base == "character":
             return f"CHARACTER*{self.size or '(*)'}"
+        if self.base == "none":
+            return "NONE"
         default = {"integer": 4, "real": 4, "complex": 8, "logical": 4}.get(self.base)
         name = self.base.upper()
         return name if self.size == default else f"{name}*{self.size}"
@@ -70,6 +72,8 @@ REAL = Type("real", 4)
 DOUBLE = Type("real", 8)
 COMPLEX = Type("complex", 8)
 LOGICAL = Type("logical", 4)
+#: The "type" of a name that has none: a subroutine (``Symbol.kind == "subroutine"``).
+NOTYPE = Type("none", 0)
 
 # --------------------------------------------------------------------------- expressions
 
@@ -432,8 +436,12 @@ class Io(Stmt):
     ``kind`` is "print", "write", "read", "format", "open", "close", "rewind",
     "backspace", "endfile" or "inquire".  ``unit`` is None for PRINT and the
     ``*`` unit; ``fmt`` is "*" (list-directed), a label (int), a format string,
-    or None (unformatted); ``items`` the I/O list; ``text`` the statement's text
-    (for FORMAT, the format itself).
+    an expression (a format held in a variable), or None (unformatted);
+    ``items`` the I/O list; ``text`` the statement's text (for FORMAT, the
+    format itself).  ``specs`` holds the other control specifiers in source
+    order as ``(KEYWORD, expr)`` pairs, e.g. ``("END", Const(99))`` (a branch
+    label), ``("IOSTAT", Name("IOS"))`` (a variable written),
+    ``("FILE", Const("x.dat"))``.
     """
 
     kind: str
@@ -441,6 +449,7 @@ class Io(Stmt):
     fmt: object
     items: tuple[Expr, ...]
     text: str = ""
+    specs: tuple[tuple[str, Expr], ...] = ()
 
     def exprs(self) -> tuple[Expr, ...]:
         return self.items + ((self.unit,) if self.unit is not None else ())
@@ -504,7 +513,8 @@ class Symbol:
 
     ``kind``: "variable", "parameter", "function" (external function or the unit's
     own result), "statement_function", "intrinsic", "subroutine" (a name used in
-    CALL or EXTERNAL), "common_block" is never used (blocks live in ``Unit.commons``).
+    CALL or EXTERNAL; its type is :data:`NOTYPE`), "common_block" is never used
+    (blocks live in ``Unit.commons``).
     ``dims`` is None for scalars.  ``common`` is the COMMON block name ("" for blank
     COMMON) and ``common_index`` the position in that block's list of this unit.
     ``implicit`` is True when the type came from implicit typing rules.
@@ -588,7 +598,9 @@ class Unit:
     "RECURSIVE".  ``result`` is the result variable of a FUNCTION (its name by
     default) and ``result_type`` its type.  ``decl_end`` is the last line of the
     specification part (the HPF emitter inserts specification directives after
-    it); ``body`` holds the executable statements.
+    it); ``body`` holds the executable statements.  ``opaque_decls`` keeps, in
+    source order, what the specification part holds that is not modelled
+    (preprocessor lines, NAMELIST, ...), each an :class:`Opaque` with a reason.
     """
 
     kind: str  # "program" | "subroutine" | "function" | "blockdata"
@@ -606,6 +618,7 @@ class Unit:
     prefixes: tuple[str, ...] = ()
     result: str | None = None
     result_type: Type | None = None
+    opaque_decls: tuple[Opaque, ...] = ()
 
     @cached_property
     def _by_name(self) -> dict[str, Symbol]:
