@@ -1,13 +1,28 @@
-"""`autodist analyze` (not built yet)."""
+"""`autodist analyze FILE... [-I DIR] [--format text|json]`."""
 
 from __future__ import annotations
 
-from ..errors import UsageError
+import json
+
+from ..analysis import analyze
+from ..report.analysis import to_json, to_text
+from . import common
 
 
 def configure(parser) -> None:
-    parser.add_argument("args", nargs="*")
+    common.add_source_args(parser)
+    common.add_profile_data_arg(parser)
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument("--trip-count", type=int, default=None, metavar="N",
+                        help="trip count assumed for loops with unknown bounds (default 100)")
 
 
 def run(args) -> int:
-    raise UsageError("'autodist analyze' is not available yet")
+    program = common.read_sources(args)
+    options = common.analysis_options(args)
+    an = analyze(program, options)
+    if args.format == "json":
+        print(json.dumps(to_json(an), indent=2))
+    else:
+        print(to_text(an), end="")
+    return 0

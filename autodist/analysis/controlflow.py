@@ -1,0 +1,372 @@
+"""Control flow between phases, with execution frequencies.
+
+The body of a procedure is summarized bottom-up as a structured program of
+phases: sequences, counted loops, DO WHILE loops, IF branches, and the two
+common GOTO idioms (a backward ``GOTO`` to a label earlier in the same
+statement list is a loop; ``IF (c) GOTO L`` to a label later in the list skips
+the statements in between).  For every piece we keep, per execution of the
+piece, the probability that each phase is the first (last) one to run, the
+probability that no phase runs, the expected executions of each phase and the
+expected number of direct transitions between phases.  Loops compose exactly:
+``DO 10 ITER = 1, 10`` around phases 4..9 gives 9 -> 4 nine times and 3 -> 4
+once.
+
+Branch probabilities: decided exactly when the condition compares the
+variable of an enclosing counted loop with constants (``IF (NCYCLE .LE. 1)``
+inside ``DO NCYCLE = 1, ITMAX``: the loop is split into the iterations where it
+holds and those where it does not); measured when a profile is given; the
+``branch_probability`` of the options otherwise.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import ir
+from .loops import TripCounter, loop_values
+from .model import PhaseFlow, Transition
+
+#: Loops are split by decidable conditions only into this many segments at most;
+#: beyond that (MOD patterns) the fraction of iterations is used as a probability.
+MAX_SEGMENTS = 8
+#: Loop values enumerated to decide conditions.
+MAX_ENUMERATED = 100_000
+
+
+@dataclass
+class Summary:
+    """Behaviour of a piece of code per execution (phase ids as keys)."""
+
+    first: dict[int, float] = field(default_factory=dict)
+    last: dict[int, float] = field(default_factory=dict)
+    empty: float = 1.0
+    trans: dict[tuple[int, int], float] = field(default_factory=dict)
+    freq: dict[int, float] = field(default_factory=dict)
+    sites: dict[int, float] = field(default_factory=dict)  # id(stmt) -> executions
+
+
+def _add(into: dict, other: dict, k: float = 1.0) -> None:
+    if k == 0:
+        return
+    for key, v in other.items():
+        into[key] = into.get(key, 0.0) + k * v
+
+
+def _scaled(d: dict, k: float) -> dict:
+    return {key: v * k for key, v in d.items()} if k else {}
+
+
+def seq(a: Summary, b: Summary) -> Summary:
+    out = Summary()
+    _add(out.first, a.first)
+    _add(out.first, b.first, a.empty)
+    _add(out.last, b.last)
+    _add(out.last, a.last, b.empty)
+    out.empty = a.empty * b.empty
+    _add(out.trans, a.trans)
+    _add(out.trans, b.trans)
+    for p, x in a.last.items():
+        for q, y in b.first.items():
+            out.trans[(p, q)] = out.trans.get((p, q), 0.0) + x * y
+    _add(out.freq, a.freq)
+    _add(out.freq, b.freq)
+    _add(out.sites, a.sites)
+    _add(out.sites, b.sites)
+    return out
+
+
+def loop(t: float, body: Summary) -> Summary:
+    """``t`` executions of ``body`` in a row (t may be fractional: an average)."""
+    out = Summary()
+    if t <= 0:
+        return out
+    e = body.empty
+    if e >= 1.0 - 1e-15:
+        s, w = t, t * (t - 1) / 2
+    else:
+        et = e**t
+        s = (1 - et) / (1 - e)
+        w = ((t - 1) - t * e + et) / (1 - e) ** 2
+    out.first = _scaled(body.first, s)
+    out.last = _scaled(body.last, s)
+    out.empty = e**t
+    out.trans = _scaled(body.trans, t)
+    if w:
+        for p, x in body.last.items():
+            for q, y in body.first.items():
+                out.trans[(p, q)] = out.trans.get((p, q), 0.0) + w * x * y
+    out.freq = _scaled(body.freq, t)
+    out.sites = _scaled(body.sites, t)
+    return out
+
+
+def branch(arms: list[tuple[float, Summary]]) -> Summary:
+    out = Summary()
+    out.empty = 0.0
+    total = 0.0
+    for p, s in arms:
+        total += p
+        _add(out.first, s.first, p)
+        _add(out.last, s.last, p)
+        out.empty += p * s.empty
+        _add(out.trans, s.trans, p)
+        _add(out.freq, s.freq, p)
+        _add(out.sites, s.sites, p)
+    out.empty += max(0.0, 1.0 - total)
+    return out
+
+
+# ---------------------------------------------------------------------- decidable conditions
+
+
+def _decide(cond: ir.Expr, env: dict[str, int]) -> bool | None:
+    """Truth of a condition given loop variable values, or None when unknown."""
+    if isinstance(cond, ir.Const) and isinstance(cond.value, bool):
+        return cond.value
+    if isinstance(cond, ir.UnOp) and cond.op == "not":
+        v = _decide(cond.operand, env)
+        return None if v is None else not v
+    if isinstance(cond, ir.BinOp):
+        if cond.op in ("and", "or", "eqv", "neqv"):
+            a, b = _decide(cond.left, env), _decide(cond.right, env)
+            if cond.op == "and":
+                return False if a is False or b is False else (None if a is None or b is None else True)
+            if cond.op == "or":
+                return True if a is True or b is True else (None if a is None or b is None else False)
+            if a is None or b is None:
+                return None
+            return (a == b) if cond.op == "eqv" else (a != b)
+        if cond.op in ("==", "/=", "<", "<=", ">", ">="):
+            from .loops import eval_affine
+
+            x, y = eval_affine(cond.left, env), eval_affine(cond.right, env)
+            if x is None or y is None:
+                return None
+            return {"==": x == y, "/=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[cond.op]
+    return None
+
+
+def _conditions(stmts: tuple[ir.Stmt, ...]) -> list[ir.Expr]:
+    out = []
+    for s in ir.walk(stmts):
+        if isinstance(s, ir.If):
+            out.extend(b.cond for b in s.branches if b.cond is not None)
+    return out
+
+
+def _mentions(e: ir.Expr, var: str) -> bool:
+    return any(isinstance(x, ir.Name) and x.name == var for x in e.walk())
+
+
+# ---------------------------------------------------------------------- the builder
+
+
+class FlowBuilder:
+    """Summarizes one procedure body; ``phase_of`` maps phase statements to ids."""
+
+    def __init__(self, phase_of: dict[int, int], counter: TripCounter, keep: set[int] | None = None):
+        self.phase_of = phase_of
+        self.counter = counter
+        self.keep = keep  # phases that count (None: all); others are passed through
+        self.decided: dict[int, bool] = {}  # id(cond) -> truth in the current loop segment
+        self.fractions: dict[int, float] = {}  # id(cond) -> fraction of iterations where true
+        self.env: dict[str, int] = {}
+        self.assumptions: list[str] = []
+
+    # --------------------------------------------------------------- statements
+
+    def block(self, stmts: tuple[ir.Stmt, ...]) -> Summary:
+        items = list(stmts)
+        labels = {s.label: k for k, s in enumerate(items) if s.label is not None}
+        out = Summary()
+        k = 0
+        while k < len(items):
+            s = items[k]
+            # backward GOTO idiom: label here, a jump back to it later in this list
+            if s.label is not None:
+                back = self._last_backjump(items, k, s.label)
+                if back is not None:
+                    body = self.block(tuple(items[k: back + 1]))
+                    n = self._goto_loop_trips(s)
+                    out = seq(out, loop(n, body))
+                    k = back + 1
+                    continue
+            # forward conditional skip: IF (c) GOTO L with L later in this list
+            target = _forward_target(s)
+            if target is not None and target in labels and labels[target] > k:
+                j = labels[target]
+                p = self._probability(s.branches[0].cond, s.branches[0].span) if isinstance(s, ir.If) else 1.0
+                skipped = self.block(tuple(items[k + 1: j]))
+                out = seq(out, branch([(1.0 - p, skipped)]))
+                k = j
+                continue
+            out = seq(out, self.stmt(s))
+            k += 1
+        return out
+
+    def _last_backjump(self, items: list[ir.Stmt], k: int, label: int) -> int | None:
+        last = None
+        for j in range(k, len(items)):
+            t = items[j]
+            if isinstance(t, ir.Goto) and t.target == label and j > k:
+                last = j
+            elif isinstance(t, ir.If) and t.logical and len(t.branches[0].body) == 1:
+                inner = t.branches[0].body[0]
+                if isinstance(inner, ir.Goto) and inner.target == label and j > k:
+                    last = j
+        return last
+
+    def _goto_loop_trips(self, s: ir.Stmt) -> float:
+        prof = self.counter.options.profile
+        key = f"{s.span.file}:{s.span.first}"
+        if prof is not None and key in prof.loops:
+            return prof.loops[key].trips
+        n = self.counter.options.default_trip_count
+        self.assumptions.append(f"GOTO loop at line {s.span.first}: {n} trips assumed")
+        return float(n)
+
+    def stmt(self, s: ir.Stmt) -> Summary:
+        pid = self.phase_of.get(id(s))
+        if pid is not None:
+            out = Summary()
+            out.sites[id(s)] = 1.0
+            self._inner_sites(s, out)
+            if self.keep is None or pid in self.keep:
+                out.first = {pid: 1.0}
+                out.last = {pid: 1.0}
+                out.empty = 0.0
+                out.freq = {pid: 1.0}
+            return out
+        if isinstance(s, ir.Do):
+            return self._do(s)
+        if isinstance(s, ir.DoWhile):
+            prof = self.counter.options.profile
+            key = f"{s.span.file}:{s.span.first}"
+            if prof is not None and key in prof.loops:
+                n = prof.loops[key].trips
+            else:
+                n = float(self.counter.options.default_trip_count)
+                self.assumptions.append(f"DO WHILE at line {s.span.first}: {n:g} trips assumed")
+            return loop(n, self.block(s.body))
+        if isinstance(s, ir.If):
+            arms = []
+            rest = 1.0
+            for b in s.branches:
+                if b.cond is None:
+                    arms.append((rest, self.block(b.body)))
+                    rest = 0.0
+                    break
+                p = self._probability(b.cond, b.span)
+                arms.append((rest * p, self.block(b.body)))
+                rest *= 1.0 - p
+            return branch(arms)
+        return Summary()
+
+    def _inner_sites(self, s: ir.Stmt, out: Summary) -> None:
+        """Frequencies of CALL statements nested in a loop phase, per phase execution."""
+        if not isinstance(s, ir.Do):
+            return
+        from .loops import walk_ctx
+
+        for ctx in walk_ctx(s.body, (s,)):
+            if isinstance(ctx.stmt, ir.Call):
+                w = self.counter.count(ctx.loops)
+                if ctx.conditional:
+                    w *= self.counter.options.branch_probability
+                out.sites[id(ctx.stmt)] = out.sites.get(id(ctx.stmt), 0.0) + w
+
+    def _probability(self, cond: ir.Expr, span: ir.Span) -> float:
+        if id(cond) in self.decided:
+            return 1.0 if self.decided[id(cond)] else 0.0
+        if id(cond) in self.fractions:
+            return self.fractions[id(cond)]
+        v = _decide(cond, self.env)
+        if v is not None:
+            return 1.0 if v else 0.0
+        prof = self.counter.options.profile
+        key = f"{span.file}:{span.first}"
+        if prof is not None and key in prof.branches:
+            return prof.branches[key].taken
+        return self.counter.options.branch_probability
+
+    def _do(self, s: ir.Do) -> Summary:
+        values = loop_values(s, self.env)
+        if values is None:
+            n = self.counter.average_trips((), s, self.env)
+            if not self.counter.known(s):
+                self.assumptions.append(
+                    f"DO {s.var} at line {s.span.first}: trip count {self.counter.assumed[(s.span.file, s.span.first)]}")
+            return loop(n, self.block(s.body))
+        conds = [c for c in _conditions(s.body) if _mentions(c, s.var)]
+        if not conds or len(values) > MAX_ENUMERATED:
+            return self._counted(s, len(values))
+        # truth vector of every decidable condition for every iteration
+        segments: list[tuple[int, tuple[bool | None, ...], int]] = []  # (start value, truths, count)
+        for v in values:
+            env = dict(self.env)
+            env[s.var] = v
+            truths = tuple(_decide(c, env) for c in conds)
+            if segments and segments[-1][1] == truths:
+                start, t, n = segments[-1]
+                segments[-1] = (start, t, n + 1)
+            else:
+                segments.append((v, truths, 1))
+        if len(segments) > MAX_SEGMENTS:
+            saved = dict(self.fractions)
+            for k, c in enumerate(conds):
+                known = [seg for seg in segments if seg[1][k] is not None]
+                if len(known) == len(segments):
+                    self.fractions[id(c)] = sum(n for _, t, n in segments if t[k]) / len(values)
+            out = self._counted(s, len(values))
+            self.fractions = saved
+            return out
+        out = Summary()
+        saved = dict(self.decided)
+        for _start, truths, n in segments:
+            for c, t in zip(conds, truths):
+                if t is not None:
+                    self.decided[id(c)] = t
+                else:
+                    self.decided.pop(id(c), None)
+            out = seq(out, self._counted(s, n))
+        self.decided = saved
+        return out
+
+    def _counted(self, s: ir.Do, n: int) -> Summary:
+        return loop(float(n), self.block(s.body))
+
+
+def _forward_target(s: ir.Stmt) -> int | None:
+    if isinstance(s, ir.If) and s.logical and len(s.branches[0].body) == 1:
+        inner = s.branches[0].body[0]
+        if isinstance(inner, ir.Goto):
+            return inner.target
+    if isinstance(s, ir.Goto):
+        return s.target
+    return None
+
+
+def build_flow(unit: ir.Unit, phase_of: dict[int, int], arrays_of: dict[int, tuple[str, ...]],
+               counter: TripCounter) -> tuple[PhaseFlow, dict[int, float]]:
+    """The phase flow of ``unit`` and the executions of each call statement
+    (keyed by ``id(stmt)``) per call of the unit."""
+    builder = FlowBuilder(phase_of, counter)
+    whole = builder.block(unit.body)
+    transitions = _transitions(whole)
+    per_array = []
+    arrays = sorted({a for names in arrays_of.values() for a in names})
+    for a in arrays:
+        keep = {pid for pid, names in arrays_of.items() if a in names}
+        sub = FlowBuilder(phase_of, counter, keep).block(unit.body)
+        per_array.append((a, _transitions(sub)))
+    executions = tuple(sorted(whole.freq.items()))
+    assumptions = tuple(dict.fromkeys(builder.assumptions))
+    return PhaseFlow(executions, transitions, tuple(per_array), assumptions), whole.sites
+
+
+def _transitions(s: Summary) -> tuple[Transition, ...]:
+    out = [Transition(0, q, x) for q, x in sorted(s.first.items()) if x > 1e-12]
+    out += [Transition(p, q, x) for (p, q), x in sorted(s.trans.items()) if x > 1e-12]
+    out += [Transition(p, 0, x) for p, x in sorted(s.last.items()) if x > 1e-12]
+    return tuple(out)
+

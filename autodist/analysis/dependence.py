@@ -1,0 +1,252 @@
+"""Data dependence tests for affine array subscripts.
+
+A loop *carries* a dependence when two references to the same array (at least
+one a write) can touch the same element in two different iterations of the
+loop, with every loop outside it at the same iteration.  For each pair of
+references and each subscript position we build the dependence equation
+
+    sum(a_v * v) - sum(b_w * w') = c2 - c1
+
+over the iteration numbers of the loops involved, and test it with
+
+* the exact single-loop (SIV) test when only the tested loop's variable
+  appears, with the same coefficient on both sides (gives the distance);
+* the GCD test;
+* Banerjee's bounds test under the direction ``<`` (or ``>``) on the tested
+  loop and any direction on the loops inside it.
+
+Positions are tested separately (coupled subscripts are not combined), so the
+answer is conservative: "independent" is always right, "dependent" may be a
+false alarm on coupled subscripts.  Non-affine subscripts give no information
+(the position is assumed to allow a dependence).  Loop variables are
+normalized to iteration numbers ``t`` (``v = lower + step * t``) when the
+lower bound is a constant, so strided loops are tested exactly.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .. import ir
+from .loops import eval_affine, step_of, trips
+
+INF = math.inf
+
+
+@dataclass(frozen=True)
+class LoopVar:
+    """What the tests know about one loop variable."""
+
+    name: str
+    lower: int | None  # constant lower bound (for normalization)
+    step: int
+    range: tuple[float, float]  # inclusive range of the variable's values
+    count: float  # trips (INF when unknown)
+
+
+@dataclass(frozen=True)
+class Ref:
+    """One reference as the tests see it."""
+
+    array: str
+    subscripts: tuple[ir.Affine | None, ...]
+    write: bool
+    line: int
+    inner: tuple[str, ...]  # loop variables inside the tested loop enclosing this ref
+
+
+@dataclass(frozen=True)
+class Outcome:
+    dependent: bool
+    distance: int | None  # iterations of the tested loop (in its own order), when exact
+
+
+def loop_var(do: ir.Do, outer_ranges: dict[str, tuple[float, float]]) -> LoopVar:
+    """Bounds of a loop variable, given the ranges of the variables outside it."""
+    st = step_of(do)
+    lo_r = _range(do.start, outer_ranges)
+    hi_r = _range(do.end, outer_ranges)
+    lo_c = eval_affine(do.start, {})
+    hi_c = eval_affine(do.end, {})
+    if st is None:
+        return LoopVar(do.var, None, 1, (-INF, INF), INF)
+    if lo_c is not None and hi_c is not None:
+        n = trips(lo_c, hi_c, st)
+        last = lo_c + (n - 1) * st
+        rng = (min(lo_c, last), max(lo_c, last)) if n else (0.0, -1.0)
+        return LoopVar(do.var, lo_c, st, rng, float(n))
+    if st > 0:
+        rng = (lo_r[0], hi_r[1])
+    else:
+        rng = (hi_r[0], lo_r[1])
+    count = rng[1] - rng[0] + 1 if math.isfinite(rng[0]) and math.isfinite(rng[1]) else INF
+    return LoopVar(do.var, lo_c, st, rng, max(count, 0.0))
+
+
+def _range(expr: ir.Expr, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    a = ir.affine(expr)
+    if a is None:
+        v = eval_affine(expr, {})
+        return (v, v) if v is not None else (-INF, INF)
+    lo = hi = float(a.const)
+    for v, c in a.terms:
+        r = ranges.get(v, (-INF, INF))
+        x, y = c * r[0], c * r[1]
+        lo += min(x, y) if not (math.isnan(x) or math.isnan(y)) else -INF
+        hi += max(x, y) if not (math.isnan(x) or math.isnan(y)) else INF
+    return (lo, hi)
+
+
+# ---------------------------------------------------------------------- one equation
+
+
+@dataclass(frozen=True)
+class _Term:
+    coef: int
+    lo: float
+    hi: float
+
+
+def _banerjee(terms: list[_Term], pair: tuple[int, int], span: tuple[float, float], direction: str, rhs: int) -> bool:
+    """Can ``sum(terms) + a*t1 - b*t2 == rhs`` hold, with t1 (dir) t2 in ``span``?
+
+    ``pair`` = (a, b): coefficients of the tested loop's iteration number for
+    the first and second reference (the second already negated: the term is
+    ``-b * t2``).  Direction ``<`` means t1 < t2.
+    """
+    lo = hi = 0.0
+    for t in terms:
+        x, y = t.coef * t.lo, t.coef * t.hi
+        if t.coef == 0:
+            continue
+        lo += min(x, y)
+        hi += max(x, y)
+    a, b = pair
+    L, U = span
+    if U - L < 1:
+        return False  # fewer than two iterations: nothing is carried
+    if not (math.isfinite(L) and math.isfinite(U)):
+        if a == 0 and b == 0:
+            return lo <= rhs <= hi
+        return True  # unbounded iteration space: the term can take any value
+    # vertices of {L <= t1 < t2 <= U} (or t1 > t2)
+    if direction == "<":
+        verts = [(L, L + 1), (L, U), (U - 1, U)]
+    else:
+        verts = [(L + 1, L), (U, L), (U, U - 1)]
+    vals = [a * t1 - b * t2 for t1, t2 in verts]
+    return lo + min(vals) <= rhs <= hi + max(vals)
+
+
+def test_position(
+    s1: ir.Affine,
+    s2: ir.Affine,
+    tested: LoopVar,
+    inner1: dict[str, LoopVar],
+    inner2: dict[str, LoopVar],
+    direction: str,
+) -> Outcome:
+    """Test one subscript position for a dependence carried by ``tested``.
+
+    Variables that are neither the tested loop's nor inner loops' are symbolic
+    (loop-invariant) and equal on both sides.
+    """
+    # normalize loop variables to iteration numbers where possible
+    const = s2.const - s1.const  # moves to the right-hand side
+    a = b = 0  # coefficients of tested iteration numbers t1, t2 (term a*t1 - b*t2)
+    terms: list[_Term] = []
+    sym: dict[str, int] = {}
+
+    def add_side(s: ir.Affine, inner: dict[str, LoopVar], sign: int) -> None:
+        nonlocal const, a, b
+        for v, c in s.terms:
+            if v == tested.name:
+                if tested.lower is not None:
+                    const -= sign * c * tested.lower
+                    k = c * tested.step
+                else:
+                    k = c
+                if sign > 0:
+                    a += k
+                else:
+                    b += k
+            elif v in inner:
+                lv = inner[v]
+                if lv.lower is not None and math.isfinite(lv.count):
+                    const -= sign * c * lv.lower
+                    terms.append(_Term(sign * c * lv.step, 0, max(lv.count - 1, 0)))
+                else:
+                    terms.append(_Term(sign * c, lv.range[0], lv.range[1]))
+            else:
+                sym[v] = sym.get(v, 0) + sign * c
+
+    add_side(s1, inner1, +1)
+    add_side(s2, inner2, -1)
+    for v, c in sym.items():
+        if c != 0:  # a symbol that does not cancel: any value
+            terms.append(_Term(c, -INF, INF))
+    if tested.lower is not None and math.isfinite(tested.count):
+        span = (0.0, tested.count - 1)
+    else:
+        span = tested.range
+        if tested.lower is None and tested.step < 0:
+            direction = ">" if direction == "<" else "<"
+
+    # GCD test
+    coefs = [t.coef for t in terms if t.coef] + [c for c in (a, b) if c]
+    if not coefs:
+        if const != 0:
+            return Outcome(False, None)
+        return Outcome(span[1] - span[0] >= 1, None)
+    g = 0
+    for c in coefs:
+        g = math.gcd(g, abs(c))
+    if const % g != 0:
+        return Outcome(False, None)
+
+    # exact SIV: only the tested loop, same coefficient
+    if not any(t.coef for t in terms) and a == b and a != 0:
+        # a*t1 - a*t2 = const  ->  t2 - t1 = -const / a
+        if const % a != 0:
+            return Outcome(False, None)
+        d = -const // a
+        if direction == ">":
+            d = -d
+        width = span[1] - span[0]
+        return Outcome(1 <= d <= width, d if 1 <= d <= width else None)
+    # weak-zero SIV: the tested loop on one side only, no other variables
+    if not any(t.coef for t in terms) and (a == 0) != (b == 0):
+        k = a or b
+        if const % k != 0:
+            return Outcome(False, None)
+        t = const // k if a else -const // k
+        if not span[0] <= t <= span[1]:
+            return Outcome(False, None)
+    return Outcome(_banerjee(terms, (a, b), span, direction, const), None)
+
+
+def carried(
+    r1: Ref,
+    r2: Ref,
+    tested: LoopVar,
+    inner: dict[str, LoopVar],
+    direction: str,
+) -> Outcome:
+    """Can ``r1`` at iteration t1 and ``r2`` at t2 touch one element, t1 (dir) t2?"""
+    if r1.array != r2.array or len(r1.subscripts) != len(r2.subscripts):
+        return Outcome(r1.array == r2.array, None)  # rank mismatch (EQUIVALENCE-like): assume yes
+    in1 = {v: inner[v] for v in r1.inner if v in inner}
+    in2 = {v: inner[v] for v in r2.inner if v in inner}
+    distance: int | None = None
+    for s1, s2 in zip(r1.subscripts, r2.subscripts):
+        if s1 is None or s2 is None:
+            continue
+        out = test_position(s1, s2, tested, in1, in2, direction)
+        if not out.dependent:
+            return Outcome(False, None)
+        if out.distance is not None:
+            if distance is not None and distance != out.distance:
+                return Outcome(False, None)
+            distance = out.distance
+    return Outcome(True, distance)

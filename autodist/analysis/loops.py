@@ -1,0 +1,209 @@
+"""Loops: walking statements with their enclosing loops, bounds, trip counts.
+
+Trip counts follow Fortran 77: ``max(0, (end - start + step) / step)`` with the
+division truncating.  Bounds that depend on outer loop variables (triangular
+nests) are counted exactly by enumerating the outer values (sampled evenly
+beyond :data:`ENUMERATION_LIMIT` values).  Bounds that are not known constants
+take the measured average from a profile run when there is one, else the
+``default_trip_count`` of the options; :class:`TripCounter` records which.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Iterator
+
+from .. import ir
+from .model import AnalysisOptions
+
+#: Outer-loop values enumerated exactly when counting triangular nests.
+ENUMERATION_LIMIT = 2048
+
+
+@dataclass(frozen=True)
+class Ctx:
+    """A statement with the DO loops (outermost first) and IF conditions around it."""
+
+    stmt: ir.Stmt
+    loops: tuple[ir.Do, ...]
+    conds: tuple[ir.Expr, ...]
+    in_while: bool = False
+    conditional: bool = False
+
+
+def walk_ctx(
+    stmts: tuple[ir.Stmt, ...],
+    loops: tuple[ir.Do, ...] = (),
+    conds: tuple[ir.Expr, ...] = (),
+    in_while: bool = False,
+    conditional: bool = False,
+) -> Iterator[Ctx]:
+    """Every statement in ``stmts`` (nested ones too) with its context, in source order."""
+    for s in stmts:
+        yield Ctx(s, loops, conds, in_while, conditional)
+        if isinstance(s, ir.Do):
+            yield from walk_ctx(s.body, loops + (s,), conds, in_while, conditional)
+        elif isinstance(s, ir.DoWhile):
+            yield from walk_ctx(s.body, loops, conds + (s.cond,), True, True)
+        elif isinstance(s, ir.If):
+            all_conds = tuple(b.cond for b in s.branches if b.cond is not None)
+            for b in s.branches:
+                yield from walk_ctx(b.body, loops, conds + all_conds, in_while, True)
+
+
+def step_of(do: ir.Do) -> int | None:
+    """The loop step as an integer (1 when omitted), None when not a constant."""
+    if do.step is None:
+        return 1
+    a = ir.affine(do.step)
+    if a is None or not a.is_const or a.const == 0:
+        return None
+    return a.const
+
+
+def eval_affine(expr: ir.Expr, env: dict[str, int]) -> int | None:
+    """Value of an integer expression given some variable values, or None."""
+    a = ir.affine(expr)
+    if a is None:
+        return _eval_int(expr, env)
+    total = a.const
+    for v, c in a.terms:
+        if v not in env:
+            return None
+        total += c * env[v]
+    return total
+
+
+def _eval_int(expr: ir.Expr, env: dict[str, int]) -> int | None:
+    """Integer evaluation of the non-affine forms that appear in loop bounds
+    (``N/2``, ``MIN(I+3, N)``, ``MOD``, products)."""
+    if isinstance(expr, ir.Const):
+        return expr.value if type(expr.value) is int else None
+    if isinstance(expr, ir.Name):
+        return env.get(expr.name)
+    if isinstance(expr, ir.UnOp) and expr.op in "+-":
+        v = _eval_int(expr.operand, env)
+        return None if v is None else (-v if expr.op == "-" else v)
+    if isinstance(expr, ir.BinOp) and expr.op in ("+", "-", "*", "/", "**"):
+        a, b = _eval_int(expr.left, env), _eval_int(expr.right, env)
+        if a is None or b is None:
+            return None
+        if expr.op == "+":
+            return a + b
+        if expr.op == "-":
+            return a - b
+        if expr.op == "*":
+            return a * b
+        if expr.op == "/":
+            return None if b == 0 else fortran_div(a, b)
+        return a**b if b >= 0 else None
+    if isinstance(expr, ir.FuncRef) and expr.kind == "intrinsic":
+        vals = [_eval_int(x, env) for x in expr.args]
+        if any(v is None for v in vals) or not vals:
+            return None
+        if expr.name in ("MIN", "MIN0"):
+            return min(vals)  # type: ignore[type-var]
+        if expr.name in ("MAX", "MAX0"):
+            return max(vals)  # type: ignore[type-var]
+        if expr.name == "MOD" and len(vals) == 2 and vals[1]:
+            a, b = vals
+            return int(math.fmod(a, b))  # type: ignore[arg-type]
+        if expr.name in ("ABS", "IABS") and len(vals) == 1:
+            return abs(vals[0])  # type: ignore[arg-type]
+    return None
+
+
+def fortran_div(a: int, b: int) -> int:
+    """Integer division truncating toward zero, as Fortran does."""
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b > 0) else -q
+
+
+def trips(start: int, end: int, step: int) -> int:
+    """Fortran 77 iteration count of ``DO V = start, end, step``."""
+    return max(0, fortran_div(end - start + step, step))
+
+
+def loop_values(do: ir.Do, env: dict[str, int]) -> range | None:
+    """The values the loop variable takes, given outer variable values."""
+    lo, hi, st = eval_affine(do.start, env), eval_affine(do.end, env), step_of(do)
+    if lo is None or hi is None or st is None:
+        return None
+    n = trips(lo, hi, st)
+    return range(lo, lo + n * st, st) if n else range(0)
+
+
+def bounds_text(do: ir.Do) -> str:
+    from .text import expr_text
+
+    parts = [expr_text(do.start), expr_text(do.end)]
+    if do.step is not None:
+        parts.append(expr_text(do.step))
+    return ", ".join(parts)
+
+
+class TripCounter:
+    """Counts loop iterations, remembering which counts were assumed."""
+
+    def __init__(self, options: AnalysisOptions):
+        self.options = options
+        self.assumed: dict[tuple[str, int], str] = {}
+
+    def _unknown_trips(self, do: ir.Do) -> float:
+        prof = self.options.profile
+        key = f"{do.span.file}:{do.span.first}"
+        if prof is not None and key in prof.loops:
+            self.assumed[(do.span.file, do.span.first)] = f"measured {prof.loops[key].trips:g}"
+            return prof.loops[key].trips
+        n = self.options.default_trip_count
+        self.assumed[(do.span.file, do.span.first)] = f"assumed {n}"
+        return float(n)
+
+    def known(self, do: ir.Do) -> bool:
+        return (do.span.file, do.span.first) not in self.assumed
+
+    def count(self, loops: tuple[ir.Do, ...], env: dict[str, int] | None = None) -> float:
+        """Executions of the body of ``loops[-1]`` per execution of ``loops[0]``'s
+        DO statement (1 for no loops), given values of enclosing variables."""
+        env = dict(env or {})
+        if not loops:
+            return 1.0
+        do, rest = loops[0], loops[1:]
+        values = loop_values(do, env)
+        if values is None:
+            return self._unknown_trips(do) * self.count(rest, env)
+        if not rest:
+            return float(len(values))
+        if not any(do.var in _bound_vars(inner) for inner in rest):
+            # rectangular with respect to this variable
+            return len(values) * self.count(rest, env) if len(values) else 0.0
+        n = len(values)
+        if n <= ENUMERATION_LIMIT:
+            total = 0.0
+            for v in values:
+                env[do.var] = v
+                total += self.count(rest, env)
+            return total
+        sample = [values[(k * (n - 1)) // (ENUMERATION_LIMIT - 1)] for k in range(ENUMERATION_LIMIT)]
+        total = 0.0
+        for v in sample:
+            env[do.var] = v
+            total += self.count(rest, env)
+        return total * n / len(sample)
+
+    def average_trips(self, outer: tuple[ir.Do, ...], do: ir.Do, env: dict[str, int] | None = None) -> float:
+        """Average trips of ``do`` per entry, inside the loops ``outer``."""
+        entries = self.count(outer, env)
+        if entries == 0:
+            return 0.0
+        return self.count(outer + (do,), env) / entries
+
+
+def _bound_vars(do: ir.Do) -> set[str]:
+    names: set[str] = set()
+    for e in do.exprs():
+        for x in e.walk():
+            if isinstance(x, ir.Name):
+                names.add(x.name)
+    return names

@@ -1,0 +1,231 @@
+"""What analysis finds: frozen dataclasses, consumed by mapping and the reports."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Mapping
+
+from .. import ir
+
+
+@dataclass(frozen=True)
+class LoopStats:
+    """Measured behaviour of one loop: average trips per entry."""
+
+    trips: float
+    entries: float = 1.0
+
+
+@dataclass(frozen=True)
+class BranchStats:
+    """Measured behaviour of one IF arm: fraction of evaluations that took it."""
+
+    taken: float
+    evaluations: float = 1.0
+
+
+@dataclass(frozen=True)
+class ProfileData:
+    """Frequencies measured by ``autodist profile`` (keys are ``file:line``)."""
+
+    loops: Mapping[str, LoopStats] = field(default_factory=dict)
+    branches: Mapping[str, BranchStats] = field(default_factory=dict)
+    phase_times: Mapping[str, float] = field(default_factory=dict)  # "UNIT:id" -> seconds per execution
+    source: str = ""
+
+    def __hash__(self) -> int:  # used as part of cache keys
+        return hash((self.source, len(self.loops), len(self.branches), len(self.phase_times)))
+
+
+@dataclass(frozen=True)
+class AnalysisOptions:
+    """Assumptions where the program does not say: trip counts and branch odds."""
+
+    default_trip_count: int = 100
+    branch_probability: float = 0.5
+    profile: ProfileData | None = None
+
+
+@dataclass(frozen=True)
+class Access:
+    """One array element reference.
+
+    ``subscripts`` are affine forms (None where a subscript is not affine: an
+    indirection ``A(IDX(I))``, a product of variables); ``loops`` are the
+    variables of the enclosing DO loops of the unit, outermost first.
+    """
+
+    array: str
+    subscripts: tuple[ir.Affine | None, ...]
+    write: bool
+    line: int
+    loops: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        subs = ",".join("?" if s is None else str(s) for s in self.subscripts)
+        return f"{self.array}({subs})"
+
+
+@dataclass(frozen=True)
+class RefPattern:
+    """A DDT reference pattern ``A(...) = ... B(...) ...`` from one assignment.
+
+    ``rhs`` holds the array reads of the right-hand side and of the conditions
+    that control the assignment.  ``count`` is how many times the assignment
+    runs in one execution of its phase, ``flops`` its floating-point operations
+    per run and ``accesses`` its array element loads and stores per run.
+    """
+
+    lhs: Access | None  # None for an assignment to a scalar
+    lhs_scalar: str | None
+    rhs: tuple[Access, ...]
+    line: int
+    loops: tuple[str, ...]
+    count: float
+    flops: int
+    accesses: int
+
+
+@dataclass(frozen=True)
+class Dependence:
+    """Why a loop is not parallel: one carried dependence (or an obstacle)."""
+
+    kind: str  # flow | anti | output | scalar | call | io | opaque | exit | unknown
+    name: str  # array or scalar (or callee)
+    source_line: int
+    sink_line: int
+    distance: int | None
+    text: str
+
+
+@dataclass(frozen=True)
+class LoopInfo:
+    """One DO loop inside a phase (or inside a procedure, for statistics)."""
+
+    var: str
+    line: int
+    last_line: int
+    depth: int
+    parent: int | None  # line of the enclosing DO in the same phase
+    bounds: str  # "1, N" as written (folded)
+    trip_count: float | None  # average trips per entry; None when unknown
+    trip_known: bool  # False: default_trip_count (or profile) was assumed
+    iterations: float  # body executions per execution of the phase
+    parallel: bool
+    reason: str
+    private: tuple[str, ...] = ()
+    reductions: tuple[tuple[str, str], ...] = ()  # (name, op)
+    dependences: tuple[Dependence, ...] = ()
+    step: int | None = 1
+
+
+@dataclass(frozen=True)
+class Phase:
+    """A computational phase (DDT §2): the outermost loop of a nest whose control
+    variable subscripts an array, or a CALL outside such a loop."""
+
+    unit: str
+    id: int
+    kind: str  # "loop" | "call"
+    span: ir.Span
+    loops: tuple[LoopInfo, ...]
+    patterns: tuple[RefPattern, ...]
+    accesses: tuple[Access, ...]
+    reads: tuple[str, ...]
+    writes: tuple[str, ...]
+    flops: float  # per execution of the phase
+    memory_accesses: float  # per execution
+    callee: str | None = None
+    call_args: tuple[ir.Expr, ...] = ()
+    calls: tuple[str, ...] = ()  # procedures called inside a loop phase
+    opaque: tuple[str, ...] = ()  # reasons for opaque statements inside
+
+    @property
+    def key(self) -> str:
+        return f"{self.unit}:{self.id}"
+
+    @property
+    def arrays(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(self.reads + self.writes))
+
+    def loop(self, line: int) -> LoopInfo | None:
+        for lp in self.loops:
+            if lp.line == line:
+                return lp
+        return None
+
+
+@dataclass(frozen=True)
+class Transition:
+    """Control passes from phase ``source`` to phase ``target`` ``count`` times
+    per execution of the procedure (0 stands for the procedure's entry/exit)."""
+
+    source: int
+    target: int
+    count: float
+
+
+@dataclass(frozen=True)
+class PhaseFlow:
+    """Control flow between the phases of one procedure, with frequencies.
+
+    ``executions[id]`` is how often phase ``id`` runs per call of the procedure;
+    ``transitions`` are between consecutive phases; ``array_transitions[a]``
+    between consecutive phases that *use* array ``a`` (phases that do not use
+    it are passed through).  Source 0 is the entry, target 0 the exit.
+    """
+
+    executions: tuple[tuple[int, float], ...]
+    transitions: tuple[Transition, ...]
+    array_transitions: tuple[tuple[str, tuple[Transition, ...]], ...]
+    assumptions: tuple[str, ...] = ()  # e.g. "trip count of DO K (line 12) assumed 100"
+
+    @cached_property
+    def _exec(self) -> dict[int, float]:
+        return dict(self.executions)
+
+    def execution(self, phase_id: int) -> float:
+        return self._exec.get(phase_id, 0.0)
+
+    def for_array(self, array: str) -> tuple[Transition, ...]:
+        for a, ts in self.array_transitions:
+            if a == array:
+                return ts
+        return ()
+
+
+@dataclass(frozen=True)
+class ProcedureAnalysis:
+    name: str
+    kind: str
+    span: ir.Span
+    phases: tuple[Phase, ...]
+    flow: PhaseFlow
+    opaque: tuple[tuple[ir.Span, str], ...]  # (where, reason) of unmodelled constructs
+    calls: tuple[tuple[str, int], ...]  # (callee, line) of every call site
+    invocations: float = 1.0  # calls of this procedure per run of the program
+
+    def executions(self, phase_id: int) -> float:
+        """Executions of a phase per run of the program."""
+        return self.flow.execution(phase_id) * self.invocations
+
+    def phase(self, phase_id: int) -> Phase:
+        return self.phases[phase_id - 1]
+
+
+@dataclass(frozen=True)
+class ProgramAnalysis:
+    program: ir.Program
+    procedures: tuple[ProcedureAnalysis, ...]
+    call_graph: tuple[tuple[str, str], ...]
+    bottom_up: tuple[str, ...]  # callees before callers
+    options: AnalysisOptions
+
+    @cached_property
+    def _by_name(self) -> dict[str, ProcedureAnalysis]:
+        return {p.name: p for p in self.procedures}
+
+    def procedure(self, name: str) -> ProcedureAnalysis:
+        return self._by_name[name]

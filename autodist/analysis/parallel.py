@@ -1,0 +1,361 @@
+"""Is a DO loop parallel?  Which scalars are private, which are reductions?
+
+A loop is parallel when it carries no dependence: no array dependence between
+iterations (see :mod:`.dependence`), no scalar carried from one iteration to
+the next (see :mod:`.scalars`), no I/O, no exit from the loop, no call to a
+procedure that may write what other iterations use, no construct the front end
+could not model.  The reason names the first obstacle found: which reference
+pair, which distance.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from .. import ir
+from . import dependence as dep
+from .loops import bounds_text, walk_ctx
+from .model import Dependence, LoopInfo
+from .scalars import find_reductions, first_access, reads_of_stmt, scalar_writes, writes_of_stmt
+
+
+@dataclass(frozen=True)
+class Effects:
+    """What a procedure may do that matters to a loop calling it."""
+
+    writes_args: frozenset[int]  # positions of dummy arguments it may modify
+    writes_common: bool
+    io: bool
+    stops: bool
+
+    @property
+    def pure(self) -> bool:
+        return not (self.writes_args or self.writes_common or self.io or self.stops)
+
+
+class UnitContext:
+    """Facts about one unit that loop classification needs, computed once."""
+
+    def __init__(self, unit: ir.Unit, effects: dict[str, Effects]):
+        self.unit = unit
+        self.effects = effects
+        self.order: list[tuple[ir.Stmt, tuple[ir.Do, ...], bool]] = [
+            (c.stmt, c.loops, c.conditional) for c in walk_ctx(unit.body)
+        ]
+        self.index = {id(s): k for k, (s, _, _) in enumerate(self.order)}
+
+    @cached_property
+    def equivalence_groups(self) -> dict[str, frozenset[str]]:
+        groups: dict[str, set[str]] = {}
+        for items in self.unit.equivalences:
+            names = {e.name for e in items if isinstance(e, (ir.Name, ir.Index))}
+            merged = set(names)
+            for n in names:
+                merged |= groups.get(n, set())
+            for n in merged:
+                groups[n] = merged
+        return {k: frozenset(v) for k, v in groups.items()}
+
+    def is_array(self, name: str) -> bool:
+        sym = self.unit.symbol(name)
+        return sym is not None and sym.is_array
+
+    def visible_outside(self, name: str) -> bool:
+        sym = self.unit.symbol(name)
+        if name == self.unit.result or name == self.unit.name:
+            return True
+        return sym is not None and (sym.dummy or sym.common is not None or sym.save)
+
+    def subtree_end(self, stmt: ir.Stmt) -> int:
+        """Index in ``order`` just after ``stmt`` and everything nested in it."""
+        k = self.index[id(stmt)]
+        n = 1 + sum(1 for _ in ir.walk(tuple(b for block in stmt.blocks() for b in block)))
+        return k + n
+
+    def live_after(self, do: ir.Do, name: str, outer: tuple[ir.Do, ...]) -> int | None:
+        """Line of a read of ``name`` that may see the value the loop leaves, or None."""
+        if self.visible_outside(name):
+            return do.span.last
+        end = self.subtree_end(do)
+        tail = self.order[end:]
+        if outer:  # the next iteration of enclosing loops comes back to their start
+            start = self.index[id(outer[0])] + 1
+            tail = tail + self.order[start: self.index[id(do)]]
+        for stmt, _, conditional in tail:
+            if isinstance(stmt, ir.If) or isinstance(stmt, ir.DoWhile):
+                if any(name in _names(e) for e in stmt.exprs()):
+                    return stmt.span.first
+                continue
+            if isinstance(stmt, ir.Do):
+                if any(name in _names(e) for e in stmt.exprs()):
+                    return stmt.span.first
+                if stmt.var == name and not conditional:
+                    return None
+                continue
+            if name in reads_of_stmt(stmt):
+                return stmt.span.first
+            if isinstance(stmt, ir.Call) and any(name in _names(a) for a in stmt.args):
+                return stmt.span.first
+            if name in writes_of_stmt(stmt) and not conditional:
+                return None
+        return None
+
+
+def _names(e: ir.Expr) -> set[str]:
+    return {x.name for x in e.walk() if isinstance(x, ir.Name)}
+
+
+def _labels(stmts: tuple[ir.Stmt, ...]) -> set[int]:
+    return {s.label for s in ir.walk(stmts) if s.label is not None}
+
+
+def _obstacles(do: ir.Do, uc: UnitContext) -> list[Dependence]:
+    out: list[Dependence] = []
+    inside = _labels(do.body)
+    for s in ir.walk(do.body):
+        line = s.span.first
+        if isinstance(s, ir.Io) and s.kind != "format":
+            out.append(Dependence("io", s.kind.upper(), line, line, None, f"{s.kind.upper()} statement at line {line}"))
+        elif isinstance(s, ir.Opaque):
+            out.append(Dependence("opaque", "", line, line, None, f"unmodelled statement at line {line} ({s.reason})"))
+        elif isinstance(s, (ir.Stop, ir.Return)):
+            what = "STOP" if isinstance(s, ir.Stop) else "RETURN"
+            out.append(Dependence("exit", what, line, line, None, f"{what} at line {line} leaves the loop"))
+        elif isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithIf)):
+            targets = (
+                (s.target,) if isinstance(s, ir.Goto)
+                else s.targets if isinstance(s, ir.ComputedGoto)
+                else (s.neg, s.zero, s.pos)
+            )
+            if any(t not in inside for t in targets):
+                out.append(Dependence("exit", "GOTO", line, line, None, f"jump out of the loop at line {line}"))
+        if isinstance(s, ir.Call):
+            eff = uc.effects.get(s.name)
+            if eff is None or not eff.pure:
+                why = "an external procedure" if eff is None else "it may write its arguments or COMMON"
+                out.append(Dependence("call", s.name, line, line, None, f"CALL {s.name} at line {line} ({why})"))
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                    eff = uc.effects.get(x.name)
+                    if eff is None or not eff.pure:
+                        out.append(Dependence("call", x.name, line, line, None,
+                                              f"function {x.name} at line {line} may have side effects"))
+    return out
+
+
+def _refs(do: ir.Do, uc: UnitContext, skip: set[int], variant: set[str]) -> list[dep.Ref]:
+    """Array references in the body, subscripts made non-affine where they use
+    scalars that change inside the loop."""
+    refs: list[dep.Ref] = []
+    for ctx in walk_ctx(do.body):
+        s = ctx.stmt
+        if id(s) in skip:
+            continue
+        inner = tuple(lp.var for lp in ctx.loops)
+        written: list[ir.Index] = []
+        if isinstance(s, ir.Assign) and isinstance(s.target, ir.Index):
+            written.append(s.target)
+        if isinstance(s, ir.Io) and s.kind == "read":
+            written.extend(i for i in s.items if isinstance(i, ir.Index))
+        if isinstance(s, ir.Call):  # a pure callee only reads; an impure one is an obstacle
+            pass
+        seen_written = {id(w) for w in written}
+        for w in written:
+            refs.append(_ref(w, True, s.span.first, inner, variant, do.var))
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.Index) and id(x) not in seen_written and uc.is_array(x.name):
+                    refs.append(_ref(x, False, s.span.first, inner, variant, do.var))
+    return refs
+
+
+def _ref(x: ir.Index, write: bool, line: int, inner: tuple[str, ...], variant: set[str], var: str) -> dep.Ref:
+    subs = []
+    for s in x.subscripts:
+        a = ir.affine(s)
+        if a is not None and any(v in variant and v != var and v not in inner for v in a.vars):
+            a = None
+        subs.append(a)
+    return dep.Ref(x.name, tuple(subs), write, line, inner)
+
+
+def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: int,
+                  parent: int | None, trip_count: float | None, trip_known: bool,
+                  iterations: float) -> LoopInfo:
+    """Parallel or not, and why; private scalars and reductions."""
+    deps = _obstacles(do, uc)
+
+    inner_loops = [s for s in ir.walk(do.body) if isinstance(s, ir.Do)]
+    inner_vars = {lp.var for lp in inner_loops}
+    loop_vars = inner_vars | {do.var}
+    reductions = find_reductions(do.body, loop_vars)
+    red_names = {r.name for r in reductions}
+    skip = {id(s) for r in reductions for s in r.stmts}
+    for r in reductions:
+        for s in r.stmts:
+            if isinstance(s, ir.If):
+                skip.add(id(s.branches[0].body[0]))
+
+    private: list[str] = []
+    writes = scalar_writes(do.body)
+    for name, line in writes.items():
+        if name in loop_vars or name in red_names or uc.is_array(name):
+            continue
+        first = first_access(do.body, name)
+        live = uc.live_after(do, name, outer)
+        if first == "def" and live is None:
+            private.append(name)
+            continue
+        if first != "def":
+            why = f"scalar {name} is read before it is assigned in an iteration (line {line})"
+        else:
+            why = f"scalar {name} assigned at line {line} is used after the loop (line {live})"
+        deps.append(Dependence("scalar", name, line, line, 1, why))
+
+    # array dependences
+    ranges: dict[str, tuple[float, float]] = {}
+    for o in outer:
+        lv = dep.loop_var(o, ranges)
+        ranges[o.var] = lv.range
+    tested = dep.loop_var(do, ranges)
+    ranges[do.var] = tested.range
+    inner_info: dict[str, dep.LoopVar] = {}
+    for lp in inner_loops:  # pre-order: outer inner loops first
+        lv = dep.loop_var(lp, ranges)
+        inner_info[lp.var] = lv
+        ranges.setdefault(lp.var, lv.range)
+    variant = set(writes) - loop_vars
+    refs = _refs(do, uc, skip, variant)
+    deps.extend(_array_deps(refs, tested, inner_info, uc))
+
+    parallel = not deps
+    if parallel:
+        notes = ["no loop-carried dependence"]
+        if private:
+            notes.append("private " + ", ".join(sorted(private)))
+        if reductions:
+            notes.append("reduction " + ", ".join(f"{r.name}({r.op})" for r in reductions))
+        reason = "; ".join(notes)
+    else:
+        reason = deps[0].text
+    return LoopInfo(
+        var=do.var, line=do.span.first, last_line=do.span.last, depth=depth, parent=parent,
+        bounds=bounds_text(do), trip_count=trip_count, trip_known=trip_known,
+        iterations=iterations, parallel=parallel, reason=reason,
+        private=tuple(sorted(private)), reductions=tuple((r.name, r.op) for r in reductions),
+        dependences=tuple(deps), step=tested.step,
+    )
+
+
+def _array_deps(refs: list[dep.Ref], tested: dep.LoopVar, inner: dict[str, dep.LoopVar],
+                uc: UnitContext) -> list[Dependence]:
+    out: list[Dependence] = []
+    by_array: dict[str, list[dep.Ref]] = {}
+    for r in refs:
+        by_array.setdefault(r.array, []).append(r)
+    groups = uc.equivalence_groups
+    # aliasing through EQUIVALENCE: any write to a member conflicts with any access to another
+    for name, rs in by_array.items():
+        partners = groups.get(name, frozenset()) - {name}
+        for p in partners:
+            if p in by_array and (any(r.write for r in rs) or any(r.write for r in by_array[p])):
+                line = rs[0].line
+                out.append(Dependence("flow", name, line, by_array[p][0].line, None,
+                                      f"{name} and {p} share storage (EQUIVALENCE)"))
+                return out
+    for name, rs in by_array.items():
+        if not any(r.write for r in rs):
+            continue
+        found = None
+        for i, r1 in enumerate(rs):
+            for r2 in rs[i:]:
+                if not (r1.write or r2.write):
+                    continue
+                for direction in ("<", ">"):
+                    o = dep.carried(r1, r2, tested, inner, direction)
+                    if o.dependent:
+                        found = _describe(r1, r2, direction, o.distance, tested.name)
+                        break
+                if found:
+                    break
+            if found:
+                break
+        if found:
+            out.append(found)
+    return out
+
+
+def _ref_text(r: dep.Ref) -> str:
+    return f"{r.array}({','.join('?' if s is None else str(s) for s in r.subscripts)})"
+
+
+def _describe(r1: dep.Ref, r2: dep.Ref, direction: str, distance: int | None, var: str) -> Dependence:
+    # order the pair in execution order: source runs in the earlier iteration
+    src, snk = (r1, r2) if direction == "<" else (r2, r1)
+    if src.write and snk.write:
+        kind = "output"
+    elif src.write:
+        kind = "flow"
+    else:
+        kind = "anti"
+    dist = f"distance {distance}" if distance is not None else "distance unknown"
+    verb = {"flow": "reads what", "anti": "overwrites what", "output": "overwrites what"}[kind]
+    text = (f"{_ref_text(snk)} (line {snk.line}) {verb} {_ref_text(src)} (line {src.line}) "
+            f"{'wrote' if src.write else 'read'} in an earlier iteration of {var} ({kind}, {dist})")
+    return Dependence(kind, src.array, src.line, snk.line, distance, text)
+
+
+def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects]) -> Effects:
+    """What a unit may modify, given the effects of the units it calls."""
+    args = {a: k for k, a in enumerate(unit.args)}
+    writes_args: set[int] = set()
+    writes_common = False
+    io = False
+    stops = False
+    for s in unit.statements():
+        targets: list[str] = []
+        if isinstance(s, ir.Assign):
+            t = s.target
+            while isinstance(t, ir.Substring):
+                t = t.base
+            if isinstance(t, (ir.Name, ir.Index)):
+                targets.append(t.name)
+        elif isinstance(s, ir.Do):
+            targets.append(s.var)
+        elif isinstance(s, ir.Io):
+            if s.kind not in ("format",):
+                io = True
+            if s.kind == "read":
+                targets.extend(i.name for i in s.items if isinstance(i, (ir.Name, ir.Index)))
+        elif isinstance(s, ir.Stop):
+            stops = True
+        elif isinstance(s, ir.Opaque):
+            io = True  # unknown: be conservative
+        elif isinstance(s, ir.Call):
+            eff = callee_effects.get(s.name)
+            if eff is None:
+                writes_common = True
+                io = True
+                targets.extend(a.name for a in s.args if isinstance(a, (ir.Name, ir.Index)))
+            else:
+                writes_common |= eff.writes_common
+                io |= eff.io
+                stops |= eff.stops
+                for k in eff.writes_args:
+                    if k < len(s.args) and isinstance(s.args[k], (ir.Name, ir.Index)):
+                        targets.append(s.args[k].name)  # type: ignore[union-attr]
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                    eff = callee_effects.get(x.name)
+                    if eff is None or not eff.pure:
+                        writes_common = True
+        for t in targets:
+            if t in args:
+                writes_args.add(args[t])
+            sym = unit.symbol(t)
+            if sym is not None and sym.common is not None:
+                writes_common = True
+    return Effects(frozenset(writes_args), writes_common, io, stops)

@@ -1,0 +1,175 @@
+"""Phases (DDT §2) and their summaries.
+
+A phase is the outermost DO loop of a nest whose control variable subscripts an
+array, or a CALL outside such a loop.  Loops whose variable subscripts no
+array (an iteration counter such as ``DO ITER = 1, NITER``), DO WHILE loops and
+IF blocks are control structures: phases are looked for inside them.
+Remapping is allowed only between phases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import ir
+from .loops import Ctx, TripCounter, walk_ctx
+from .model import Access, LoopInfo, Phase, RefPattern
+from .ops import flops, loads
+from .parallel import UnitContext, classify_loop
+
+
+@dataclass(frozen=True)
+class PhaseSite:
+    """Where a phase stands: its statement and the loops/conditions around it."""
+
+    stmt: ir.Stmt
+    loops: tuple[ir.Do, ...]
+
+
+def subscripts_with(var: str, stmts: tuple[ir.Stmt, ...]) -> bool:
+    """Does ``var`` appear in a subscript of an array reference in ``stmts``?"""
+    for s in ir.walk(stmts):
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.Index):
+                    for sub in x.subscripts:
+                        if any(isinstance(y, ir.Name) and y.name == var for y in sub.walk()):
+                            return True
+    return False
+
+
+def find_sites(stmts: tuple[ir.Stmt, ...], loops: tuple[ir.Do, ...] = ()) -> list[PhaseSite]:
+    """Phase statements in source order."""
+    out: list[PhaseSite] = []
+    for s in stmts:
+        if isinstance(s, ir.Do):
+            if subscripts_with(s.var, s.body):
+                out.append(PhaseSite(s, loops))
+            else:
+                out.extend(find_sites(s.body, loops + (s,)))
+        elif isinstance(s, ir.DoWhile):
+            out.extend(find_sites(s.body, loops))
+        elif isinstance(s, ir.If):
+            for b in s.branches:
+                out.extend(find_sites(b.body, loops))
+        elif isinstance(s, ir.Call):
+            out.append(PhaseSite(s, loops))
+    return out
+
+
+def _access(x: ir.Index, write: bool, line: int, loops: tuple[str, ...]) -> Access:
+    return Access(x.name, tuple(ir.affine(s) for s in x.subscripts), write, line, loops)
+
+
+def _array_reads(e: ir.Expr, uc: UnitContext, line: int, loops: tuple[str, ...]) -> list[Access]:
+    return [_access(x, False, line, loops) for x in e.walk() if isinstance(x, ir.Index) and uc.is_array(x.name)]
+
+
+def _branch_weight(ctx: Ctx, counter: TripCounter) -> float:
+    """Probability-weighted share of executions of a statement under IFs."""
+    if not ctx.conditional:
+        return 1.0
+    return counter.options.branch_probability ** max(1, len(ctx.conds))
+
+
+def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, counter: TripCounter,
+                branch_prob: dict[int, float] | None = None) -> Phase:
+    """Summarize one phase: loops with their parallelism, reference patterns, counts."""
+    stmt = site.stmt
+    outer_vars = tuple(lp.var for lp in site.loops)
+    if isinstance(stmt, ir.Call):
+        accesses = []
+        reads, writes = [], []
+        callee = uc.effects.get(stmt.name)
+        for k, a in enumerate(stmt.args):
+            if isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name):
+                reads.append(a.name)
+                if callee is None or k in callee.writes_args:
+                    writes.append(a.name)
+            for x in a.walk():
+                if isinstance(x, ir.Index) and uc.is_array(x.name):
+                    accesses.append(_access(x, False, stmt.span.first, outer_vars))
+        return Phase(
+            unit=unit.name, id=pid, kind="call", span=stmt.span, loops=(), patterns=(),
+            accesses=tuple(accesses), reads=tuple(dict.fromkeys(reads)),
+            writes=tuple(dict.fromkeys(writes)), flops=0.0, memory_accesses=0.0,
+            callee=stmt.name, call_args=stmt.args,
+        )
+
+    assert isinstance(stmt, ir.Do)
+    loops: list[LoopInfo] = []
+    patterns: list[RefPattern] = []
+    accesses: list[Access] = []
+    calls: list[str] = []
+    opaque: list[str] = []
+    total_flops = 0.0
+    total_mem = 0.0
+    root_ctx = Ctx(stmt, site.loops, ())
+    for ctx in [root_ctx, *walk_ctx(stmt.body, site.loops + (stmt,))]:
+        s = ctx.stmt
+        in_phase = ctx.loops[len(site.loops):]  # loops of the phase around s
+        loop_vars = tuple(lp.var for lp in ctx.loops)
+        line = s.span.first
+        if isinstance(s, ir.Do):
+            depth = len(in_phase)
+            parent = in_phase[-1].span.first if in_phase else None
+            trip = counter.average_trips(in_phase, s)
+            iters = counter.count(in_phase + (s,))
+            loops.append(classify_loop(s, ctx.loops, uc, depth, parent, trip, counter.known(s), iters))
+        count = counter.count(in_phase) * _branch_weight(ctx, counter)
+        if isinstance(s, ir.Assign):
+            value_reads = _array_reads(s.value, uc, line, loop_vars)
+            rhs = list(value_reads)
+            for c in ctx.conds:
+                rhs.extend(_array_reads(c, uc, line, loop_vars))
+            mem = len(value_reads)
+            lhs = None
+            lhs_scalar = None
+            if isinstance(s.target, ir.Index) and uc.is_array(s.target.name):
+                lhs = _access(s.target, True, line, loop_vars)
+                for sub in s.target.subscripts:
+                    sub_reads = _array_reads(sub, uc, line, loop_vars)
+                    rhs.extend(sub_reads)
+                    mem += len(sub_reads)
+                mem += 1
+                accesses.append(lhs)
+            elif isinstance(s.target, ir.Name):
+                lhs_scalar = s.target.name
+            accesses.extend(rhs)
+            f = flops(unit, s.value)
+            patterns.append(RefPattern(lhs, lhs_scalar, tuple(rhs), line, loop_vars, count, f, mem))
+            total_flops += count * f
+            total_mem += count * mem
+        else:
+            for e in s.exprs():
+                accesses.extend(_array_reads(e, uc, line, loop_vars))
+                if isinstance(s, ir.If):
+                    total_flops += count * flops(unit, e)
+                total_mem += count * loads(e)
+            if isinstance(s, ir.Call):
+                calls.append(s.name)
+            if isinstance(s, ir.Opaque):
+                opaque.append(f"line {line}: {s.reason}")
+            if isinstance(s, ir.Io) and s.kind == "read":
+                for item in s.items:
+                    if isinstance(item, ir.Index) and uc.is_array(item.name):
+                        accesses.append(_access(item, True, line, loop_vars))
+    reads = tuple(dict.fromkeys(a.array for a in accesses if not a.write))
+    writes = tuple(dict.fromkeys(a.array for a in accesses if a.write))
+    # arrays passed whole to calls inside the phase
+    for s in ir.walk(stmt.body):
+        if isinstance(s, ir.Call):
+            eff = uc.effects.get(s.name)
+            for k, a in enumerate(s.args):
+                if isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name):
+                    reads = reads + (a.name,) if a.name not in reads else reads
+                    if (eff is None or k in eff.writes_args) and a.name not in writes:
+                        writes = writes + (a.name,)
+    return Phase(
+        unit=unit.name, id=pid, kind="loop", span=stmt.span, loops=tuple(loops),
+        patterns=tuple(patterns), accesses=tuple(accesses), reads=reads, writes=writes,
+        flops=total_flops, memory_accesses=total_mem, calls=tuple(dict.fromkeys(calls)),
+        opaque=tuple(opaque),
+    )
+
+

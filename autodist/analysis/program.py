@@ -1,0 +1,71 @@
+"""The analysis of a whole program: procedures bottom-up, phases, flow, call graph."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .. import ir
+from .callgraph import bottom_up, call_graph, check_recursion
+from .controlflow import build_flow
+from .loops import TripCounter
+from .model import AnalysisOptions, ProcedureAnalysis, ProgramAnalysis
+from .parallel import Effects, UnitContext, summarize_effects
+from .phases import build_phase, find_sites
+
+
+def _opaque(unit: ir.Unit) -> tuple[tuple[ir.Span, str], ...]:
+    out = []
+    for s in unit.statements():
+        if isinstance(s, ir.Opaque):
+            out.append((s.span, s.reason))
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.OpaqueExpr):
+                    out.append((s.span, x.reason))
+    return tuple(out)
+
+
+def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> ProgramAnalysis:
+    """Analyze every unit of ``program`` (callees first)."""
+    options = options or AnalysisOptions()
+    g = call_graph(program)
+    check_recursion(program, g)
+    order = bottom_up(g)
+    effects: dict[str, Effects] = {}
+    results: dict[str, ProcedureAnalysis] = {}
+    site_freq: dict[str, dict[int, float]] = {}
+    for name in order:
+        unit = program.unit(name)
+        assert unit is not None
+        effects[name] = summarize_effects(unit, effects)
+        uc = UnitContext(unit, effects)
+        counter = TripCounter(options)
+        sites = find_sites(unit.body)
+        phases = tuple(build_phase(unit, uc, k + 1, site, counter) for k, site in enumerate(sites))
+        phase_of = {id(site.stmt): k + 1 for k, site in enumerate(sites)}
+        arrays_of = {p.id: p.arrays for p in phases}
+        flow, freq = build_flow(unit, phase_of, arrays_of, counter)
+        site_freq[name] = freq
+        calls = tuple((s.name, s.span.first) for s in unit.statements() if isinstance(s, ir.Call))
+        results[name] = ProcedureAnalysis(
+            name=unit.name, kind=unit.kind, span=unit.span, phases=phases, flow=flow,
+            opaque=_opaque(unit), calls=calls,
+        )
+    # invocations per run, top-down from the main program (callers first)
+    invocations = {n: 0.0 for n in order}
+    roots = [n for n in order if g.in_degree(n) == 0]
+    for r in roots:
+        invocations[r] = 1.0
+    for name in reversed(order):
+        unit = program.unit(name)
+        for s in unit.statements():  # type: ignore[union-attr]
+            if isinstance(s, ir.Call) and s.name in invocations:
+                invocations[s.name] += invocations[name] * site_freq[name].get(id(s), 0.0)
+    procedures = tuple(replace(results[u.name], invocations=invocations[u.name]) for u in program.units)
+    return ProgramAnalysis(
+        program=program,
+        procedures=procedures,
+        call_graph=tuple(sorted((a, b) for a, b in g.edges())),
+        bottom_up=tuple(order),
+        options=options,
+    )

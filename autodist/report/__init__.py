@@ -1,0 +1,1 @@
+"""Reports: text tables, JSON documents and plots for the commands."""

@@ -1,0 +1,151 @@
+"""The report of ``autodist analyze``: a readable text table and stable JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import ir
+from ..analysis.model import Phase, ProcedureAnalysis, ProgramAnalysis
+
+
+def _fmt_count(x: float | None) -> str:
+    if x is None:
+        return "?"
+    return f"{x:.0f}" if abs(x - round(x)) < 1e-9 else f"{x:.3g}"
+
+
+def arrays_of(program: ir.Program) -> list[dict[str, Any]]:
+    rows = []
+    for u in program.units:
+        for s in u.arrays:
+            rows.append({
+                "name": s.name,
+                "procedure": u.name,
+                "shape": list(s.shape) if s.shape is not None else None,
+                "bounds": [_dim_text(d) for d in s.dims or ()],
+                "type": str(s.type),
+                "bytes": s.bytes,
+                "common": s.common,
+                "dummy": s.dummy,
+                "equivalenced": s.equivalenced,
+            })
+    return rows
+
+
+def _dim_text(d: ir.Dim) -> str:
+    from ..analysis.text import expr_text
+
+    lo = expr_text(d.lower)
+    hi = "*" if d.upper is None else expr_text(d.upper)
+    return hi if lo == "1" else f"{lo}:{hi}"
+
+
+def phase_json(proc: ProcedureAnalysis, p: Phase) -> dict[str, Any]:
+    return {
+        "id": p.id,
+        "kind": p.kind,
+        "file": p.span.file,
+        "first_line": p.span.first,
+        "last_line": p.span.last,
+        "executions": proc.executions(p.id),
+        "loops": [
+            {
+                "var": lp.var,
+                "line": lp.line,
+                "depth": lp.depth,
+                "bounds": lp.bounds,
+                "parallel": lp.parallel,
+                "reason": lp.reason,
+                "trip_count": lp.trip_count,
+                "trip_count_known": lp.trip_known,
+                "private": list(lp.private),
+                "reductions": [{"name": n, "op": op} for n, op in lp.reductions],
+            }
+            for lp in p.loops
+        ],
+        "reads": list(p.reads),
+        "writes": list(p.writes),
+        "callee": p.callee,
+        "calls": list(p.calls),
+        "flops": p.flops,
+        "memory_accesses": p.memory_accesses,
+        "opaque": list(p.opaque),
+    }
+
+
+def to_json(an: ProgramAnalysis) -> dict[str, Any]:
+    procs = []
+    opaque = []
+    for proc in an.procedures:
+        procs.append({
+            "name": proc.name,
+            "kind": proc.kind,
+            "file": proc.span.file,
+            "first_line": proc.span.first,
+            "last_line": proc.span.last,
+            "invocations": proc.invocations,
+            "phases": [phase_json(proc, p) for p in proc.phases],
+            "transitions": [
+                {"from": t.source, "to": t.target, "count": t.count} for t in proc.flow.transitions
+            ],
+            "assumptions": list(proc.flow.assumptions),
+        })
+        for span, reason in proc.opaque:
+            opaque.append({"procedure": proc.name, "file": span.file, "line": span.first, "reason": reason})
+    return {
+        "procedures": procs,
+        "arrays": arrays_of(an.program),
+        "call_graph": [list(e) for e in an.call_graph],
+        "opaque": opaque,
+        "files": list(an.program.files),
+    }
+
+
+def to_text(an: ProgramAnalysis) -> str:
+    out: list[str] = []
+    for proc in an.procedures:
+        head = f"{proc.kind.upper()} {proc.name}  ({proc.span.file}:{proc.span.first}-{proc.span.last})"
+        nph = len(proc.phases)
+        calls = "" if proc.invocations == 1 else f", called {_fmt_count(proc.invocations)} times"
+        out.append(f"{head}: {nph} phase{'s' if nph != 1 else ''}{calls}")
+        for p in proc.phases:
+            what = "loop" if p.kind == "loop" else f"CALL {p.callee}"
+            out.append(
+                f"  phase {p.id:<3} lines {p.span.first}-{p.span.last:<6} {what:<12} "
+                f"runs {_fmt_count(proc.executions(p.id))}x"
+                + (f"  {p.flops:.4g} flops" if p.kind == "loop" else "")
+            )
+            for lp in p.loops:
+                flag = "parallel  " if lp.parallel else "sequential"
+                trips = _fmt_count(lp.trip_count) + ("" if lp.trip_known else "?")
+                out.append(f"      {'  ' * lp.depth}DO {lp.var} = {lp.bounds:<14} line {lp.line:<5} {flag} "
+                           f"trips {trips:<6} {lp.reason}")
+            rw = f"writes {', '.join(p.writes) or '-'}; reads {', '.join(p.reads) or '-'}"
+            out.append(f"      {rw}")
+        for a in proc.flow.assumptions:
+            out.append(f"  note: {a}")
+        out.append("")
+    arrays = arrays_of(an.program)
+    if arrays:
+        out.append("arrays:")
+        w = max(len(a["name"]) for a in arrays)
+        for a in arrays:
+            shape = "(" + ",".join(a["bounds"]) + ")"
+            size = f"{a['bytes']} bytes" if a["bytes"] is not None else "size unknown"
+            extra = []
+            if a["common"] is not None:
+                extra.append(f"COMMON /{a['common']}/")
+            if a["dummy"]:
+                extra.append("dummy")
+            if a["equivalenced"]:
+                extra.append("EQUIVALENCE")
+            out.append(f"  {a['name']:<{w}}  {a['procedure']:<10} {a['type']:<17} {shape:<16} {size:<14} {' '.join(extra)}")
+        out.append("")
+    if an.call_graph:
+        out.append("call graph: " + ", ".join(f"{a} -> {b}" for a, b in an.call_graph))
+    opaque = [(proc.name, span, reason) for proc in an.procedures for span, reason in proc.opaque]
+    if opaque:
+        out.append("not modelled (treated conservatively):")
+        for name, span, reason in opaque:
+            out.append(f"  {span.file}:{span.first} ({name}): {reason}")
+    return "\n".join(out).rstrip() + "\n"
