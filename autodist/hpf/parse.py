@@ -557,9 +557,9 @@ def parse_directive(d: ir.Directive) -> tuple[m.Directive, ...]:
     return parse_text(d.text, d.span)
 
 
-def parse_prefix(text: str) -> m.Prefix:
+def parse_prefix(text: str, span: ir.Span | None = None) -> m.Prefix:
     """A program-unit prefix as recorded in :attr:`autodist.ir.Unit.prefixes`."""
-    r = _Reader(text, None)
+    r = _Reader(text, span)
     kind = r.name("a prefix")
     model_name = None
     if r.accept("("):

@@ -1,0 +1,725 @@
+"""The meaning of a unit's HPF directives: a :class:`Layout` for every array.
+
+:func:`resolve_unit` reads the specification directives of one
+:class:`autodist.ir.Unit` and returns a :class:`UnitMapping`; every executable
+``REDISTRIBUTE``/``REALIGN`` is applied to a mapping by :func:`apply_executable`.
+Both are pure.
+
+The model behind it is HPF's: every object (array or template) is *placed* on
+a *root* -- a template, or an array's own implicit template when it is not
+aligned to anything.  ``ALIGN A WITH B`` composes A's alignment with B's
+placement, so A is ultimately aligned with B's root.  A ``DISTRIBUTE``
+distributes a root; REDISTRIBUTE of a root moves every object placed on it;
+REALIGN moves only the object realigned (HPF 2.0 §8.5: realigning an object
+does not remap any other).
+
+Default arrangement: a DISTRIBUTE without ``ONTO`` uses all ``nprocs``
+processors, factored over its distributed dimensions as squarely as possible
+(the smallest largest factor, larger factors first): 16 on two dimensions is
+4x4, 8 is 4x2, 12 is 4x3.  Declared arrangements may be larger than
+``nprocs`` (``P2(20,10)`` on 4 ranks): the layout keeps the abstract shape,
+mapping abstract processors onto ranks is the runtime's business.
+
+An array that no directive names is replicated (listed in
+:attr:`UnitMapping.replicated`).  An array whose mapping cannot be known here
+(INHERIT or ``DISTRIBUTE A *`` without the actual argument's layout, bounds
+that depend on dummy arguments without ``values``) is listed in
+:attr:`UnitMapping.unresolved` with the reason, never guessed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from itertools import product
+from math import prod
+from typing import Iterator, Mapping, Sequence
+
+from .. import ir
+from ..errors import HpfError
+from ..layout.model import Axis, Fixed, Format, Layout, Replicated, Target, REPLICATED
+from . import model as m
+from .emit import directive_text, expr_text
+from .parse import parse_directive, parse_prefix
+
+Bounds = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class Root:
+    """A distributable template: a declared TEMPLATE or an array's own implicit one."""
+
+    name: str
+    bounds: Bounds
+    formats: tuple[Format, ...]
+    grid: tuple[int, ...] = ()
+    procs: str = ""  # arrangement name ("" for the default arrangement)
+
+
+@dataclass(frozen=True)
+class Placement:
+    """Where an object lies on its root: one target per root dimension."""
+
+    root: str
+    align: tuple[Target, ...]
+
+
+@dataclass(frozen=True)
+class UnitMapping:
+    """The resolved mapping of one program unit at one point of its execution."""
+
+    unit: str
+    nprocs: int
+    processors: Mapping[str, tuple[int, ...]]
+    templates: Mapping[str, Bounds]
+    arrays: Mapping[str, Bounds]
+    roots: Mapping[str, Root]
+    placements: Mapping[str, Placement]
+    dynamic: frozenset[str] = frozenset()
+    distributed: frozenset[str] = frozenset()  # named in a DISTRIBUTE (may not be REALIGNed)
+    unresolved: Mapping[str, str] = field(default_factory=dict)
+    replicated: tuple[str, ...] = ()
+    independent: Mapping[int, m.Independent] = field(default_factory=dict)
+    unsupported: tuple[m.Unsupported, ...] = ()
+    prefixes: tuple[m.Prefix, ...] = ()
+    values: Mapping[str, int] = field(default_factory=dict)
+
+    def layout(self, name: str) -> Layout:
+        """The layout of array ``name`` (KeyError when unknown or unresolved)."""
+        name = name.upper()
+        if name not in self.arrays or name not in self.placements:
+            raise KeyError(name)
+        place = self.placements[name]
+        root = self.roots[place.root]
+        return Layout(
+            bounds=self.arrays[name],
+            template=root.bounds,
+            align=place.align,
+            formats=root.formats,
+            grid=root.grid,
+            template_name=root.name,
+            procs_name=root.procs,
+        )
+
+    @property
+    def layouts(self) -> dict[str, Layout]:
+        """Every resolved array's layout, by name."""
+        return {n: self.layout(n) for n in self.arrays if n in self.placements}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def default_grid(nprocs: int, ndims: int) -> tuple[int, ...]:
+    """``nprocs`` factored over ``ndims`` dimensions as squarely as possible, larger first."""
+    if ndims == 0:
+        return ()
+    best: tuple[int, ...] | None = None
+    for f in _factorizations(nprocs, ndims):
+        if best is None or (max(f), tuple(-x for x in f)) < (max(best), tuple(-x for x in best)):
+            best = f
+    assert best is not None
+    return best
+
+
+def _factorizations(n: int, k: int) -> Iterator[tuple[int, ...]]:
+    if k == 1:
+        yield (n,)
+        return
+    for d in range(1, n + 1):
+        if n % d == 0:
+            for rest in _factorizations(n // d, k - 1):
+                yield (d,) + rest
+
+
+class _Unknown(Exception):
+    """A value that cannot be known without the call site (not a user error)."""
+
+
+def _err(message: str, span: ir.Span | None) -> HpfError:
+    return HpfError(message, span.file if span else None, span.first if span else None)
+
+
+@dataclass(frozen=True)
+class _Env:
+    """Evaluates directive expressions against PARAMETERs, ``values`` and the processor count."""
+
+    unit: ir.Unit
+    nprocs: int
+    values: Mapping[str, int]
+
+    def eval(self, e: ir.Expr, span: ir.Span | None) -> int:
+        if isinstance(e, ir.Const):
+            if type(e.value) is not int:
+                raise _err(f"expected an integer, not {e.value!r}", span)
+            return e.value
+        if isinstance(e, ir.Name):
+            if e.name in self.values:
+                return self.values[e.name]
+            sym = self.unit.symbol(e.name)
+            if sym is not None and sym.kind == "parameter" and isinstance(sym.value, ir.Const):
+                return self.eval(sym.value, span)
+            if sym is None:
+                raise _err(f"{e.name} is not declared", span)
+            raise _Unknown(f"{e.name} is not a PARAMETER")
+        if isinstance(e, ir.UnOp):
+            v = self.eval(e.operand, span)
+            return -v if e.op == "-" else v
+        if isinstance(e, ir.BinOp):
+            a, b = self.eval(e.left, span), self.eval(e.right, span)
+            if e.op == "+":
+                return a + b
+            if e.op == "-":
+                return a - b
+            if e.op == "*":
+                return a * b
+            if e.op == "/":
+                if b == 0:
+                    raise _err("division by zero", span)
+                q = abs(a) // abs(b)
+                return q if (a >= 0) == (b >= 0) else -q
+            if e.op == "**":
+                if b < 0:
+                    raise _err("negative integer power", span)
+                return a**b
+        if isinstance(e, ir.FuncRef):
+            return self._intrinsic(e, span)
+        raise _err(f"cannot evaluate {e!r} in a directive", span)
+
+    def _intrinsic(self, f: ir.FuncRef, span: ir.Span | None) -> int:
+        if f.name == "NUMBER_OF_PROCESSORS":
+            if f.args and self.eval(f.args[0], span) != 1:
+                return 1
+            return self.nprocs
+        if f.name in ("SIZE", "LBOUND", "UBOUND"):
+            if not f.args or not isinstance(f.args[0], ir.Name):
+                raise _err(f"{f.name} needs an array name", span)
+            bounds = self.bounds_of(f.args[0].name, span)
+            dims = [self.eval(f.args[1], span)] if len(f.args) > 1 else list(range(1, len(bounds) + 1))
+            if any(not 1 <= d <= len(bounds) for d in dims):
+                raise _err(f"{f.name}({f.args[0].name}, ...) names a dimension it does not have", span)
+            if f.name == "SIZE":
+                return prod(max(0, bounds[d - 1][1] - bounds[d - 1][0] + 1) for d in dims)
+            if len(dims) != 1:
+                raise _err(f"{f.name} of a rank-{len(bounds)} array needs a dimension here", span)
+            return bounds[dims[0] - 1][0 if f.name == "LBOUND" else 1]
+        args = [self.eval(a, span) for a in f.args]
+        if f.name in ("MAX", "MAX0") and args:
+            return max(args)
+        if f.name in ("MIN", "MIN0") and args:
+            return min(args)
+        if f.name in ("ABS", "IABS") and len(args) == 1:
+            return abs(args[0])
+        if f.name == "MOD" and len(args) == 2 and args[1] != 0:
+            r = abs(args[0]) % abs(args[1])
+            return r if args[0] >= 0 else -r
+        raise _err(f"cannot evaluate {f.name}(...) in a directive", span)
+
+    def bounds_of(self, name: str, span: ir.Span | None) -> Bounds:
+        sym = self.unit.symbol(name)
+        if sym is None or not sym.is_array:
+            raise _err(f"{name} is not a declared array", span)
+        out = []
+        for d in sym.dims or ():
+            if d.upper is None:
+                raise _Unknown(f"{name} is assumed-size")
+            out.append((self.eval(d.lower, span), self.eval(d.upper, span)))
+        return tuple(out)
+
+    def shape(self, s: m.Shape, span: ir.Span | None) -> Bounds:
+        out = []
+        for x in s.shape:
+            lo = 1 if x.lower is None else self.eval(x.lower, span)
+            out.append((lo, self.eval(x.upper, span)))
+        return tuple(out)
+
+
+# --------------------------------------------------------------------------- alignment
+
+
+def _affine(e: ir.Expr, dummies: Sequence[str], env: _Env, span: ir.Span | None) -> tuple[dict[str, int], int] | None:
+    """``e`` as (coefficient per align-dummy, constant), or None when not affine."""
+    if not any(isinstance(x, ir.Name) and x.name in dummies for x in e.walk()):
+        return {}, env.eval(e, span)
+    if isinstance(e, ir.Name):
+        return {e.name: 1}, 0
+    if isinstance(e, ir.UnOp):
+        inner = _affine(e.operand, dummies, env, span)
+        if inner is None:
+            return None
+        return ({k: -v for k, v in inner[0].items()}, -inner[1]) if e.op == "-" else inner
+    if isinstance(e, ir.BinOp) and e.op in "+-*" and len(e.op) == 1:
+        left, right = _affine(e.left, dummies, env, span), _affine(e.right, dummies, env, span)
+        if left is None or right is None:
+            return None
+        if e.op == "*":
+            if left[0] and right[0]:
+                return None
+            (coefs, c), k = (left, right[1]) if left[0] else (right, left[1])
+            return {v: a * k for v, a in coefs.items()}, c * k
+        sign = 1 if e.op == "+" else -1
+        coefs = dict(left[0])
+        for v, a in right[0].items():
+            coefs[v] = coefs.get(v, 0) + sign * a
+        return coefs, left[1] + sign * right[1]
+    return None
+
+
+@dataclass(frozen=True)
+class _AlignSpec:
+    """The parts of an ALIGN or REALIGN that say where one alignee goes."""
+
+    source: tuple[m.AlignSource, ...] | None
+    target: str
+    subscripts: tuple[m.AlignSubscript, ...] | None
+    text: str
+    span: ir.Span | None
+
+
+def _spec(d: m.Align | m.Realign) -> _AlignSpec:
+    return _AlignSpec(d.source, d.target, d.subscripts, directive_text(d), d.span)
+
+
+def _relations(
+    alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, env: _Env
+) -> list[tuple]:
+    """Per target dimension: ("rep",), ("fixed", c) or ("axis", dim, a, b) meaning j = a*i + b."""
+    span, what = spec.span, f"{spec.text}:"
+    rank = len(bounds)
+    source = spec.source
+    if source is None:
+        if rank and spec.subscripts is not None:
+            raise _err(f"{what} {alignee} has rank {rank} and needs an align-source list", span)
+        source = tuple(m.COLON for _ in range(rank))
+    if len(source) != rank:
+        raise _err(f"{what} {len(source)} align-source entries for {alignee} of rank {rank}", span)
+    subs = spec.subscripts if spec.subscripts is not None else tuple(m.COLON for _ in tbounds)
+    if len(subs) != len(tbounds):
+        raise _err(f"{what} {spec.target} has rank {len(tbounds)} but {len(subs)} subscripts are given", span)
+    dummies = [s for s in source if isinstance(s, str)]
+    if len(set(dummies)) != len(dummies):
+        raise _err(f"{what} an align-dummy is named twice in the align-source list", span)
+    colons = [d for d, s in enumerate(source) if isinstance(s, m.Triplet)]
+    triplets = [k for k, s in enumerate(subs) if isinstance(s, m.Triplet)]
+    if len(colons) != len(triplets):
+        raise _err(f"{what} {len(colons)} ':' in the align-source list but {len(triplets)} triplets in {spec.target}", span)
+    colon_of = dict(zip(triplets, colons))
+    used: dict[str, int] = {}
+    rel: list[tuple] = []
+    for k, s in enumerate(subs):
+        tlo, thi = tbounds[k]
+        if isinstance(s, m.Star):
+            rel.append(("rep",))
+            continue
+        if isinstance(s, m.Triplet):
+            d = colon_of[k]
+            lo = tlo if s.lower is None else env.eval(s.lower, span)
+            hi = thi if s.upper is None else env.eval(s.upper, span)
+            st = 1 if s.stride is None else env.eval(s.stride, span)
+            if st == 0:
+                raise _err(f"{what} zero stride in a triplet", span)
+            count = max(0, (hi - lo + st) // st)
+            ext = bounds[d][1] - bounds[d][0] + 1
+            if count != ext:
+                raise _err(f"{what} triplet of {spec.target} dimension {k + 1} has {count} elements but {alignee} dimension {d + 1} has {ext}", span)
+            rel.append(("axis", d, st, lo - st * bounds[d][0]))
+        else:
+            form = _affine(s, dummies, env, span)
+            vars_ = [v for v, a in (form[0].items() if form else ()) if a != 0]
+            if form is None or len(vars_) > 1:
+                raise _err(f"{what} subscript {expr_text(s)} of {spec.target} is not affine in one align-dummy", span)
+            if not vars_:
+                rel.append(("fixed", form[1]))
+                continue
+            v = vars_[0]
+            if v in used:
+                raise _err(f"{what} align-dummy {v} appears in two subscripts of {spec.target}", span)
+            used[v] = k
+            rel.append(("axis", source.index(v), form[0][v], form[1]))
+        # bounds check: the alignee must land inside the target
+        r = rel[-1]
+        if r[0] == "fixed":
+            reach = [r[1]]
+        else:
+            lo_i, hi_i = bounds[r[1]]
+            reach = [r[2] * lo_i + r[3], r[2] * hi_i + r[3]] if hi_i >= lo_i else []
+        bad = [x for x in reach if not tlo <= x <= thi]
+        if bad:
+            raise _err(f"{what} {alignee} reaches index {bad[0]} of {spec.target} dimension {k + 1}, outside {tlo}:{thi}", span)
+    return rel
+
+
+def _compose(rel: list[tuple], target: Placement, tbounds: Bounds, root: Root, spec: _AlignSpec, alignee: str) -> Placement:
+    out: list[Target] = []
+    for r, t in enumerate(target.align):
+        if not isinstance(t, Axis):
+            out.append(t)
+            continue
+        x = rel[t.dim]
+        if x[0] == "fixed":
+            out.append(Fixed(t(x[1])))
+        elif x[0] == "axis":
+            out.append(Axis(x[1], t.stride * x[2], t.stride * x[3] + t.offset))
+        else:
+            lo, hi = sorted((t(tbounds[t.dim][0]), t(tbounds[t.dim][1])))
+            if abs(t.stride) != 1 or (lo, hi) != root.bounds[r]:
+                raise _err(
+                    f"{spec.text}: {alignee} is replicated over part of template {root.name} only, "
+                    "which a layout cannot express",
+                    spec.span,
+                )
+            out.append(REPLICATED)
+    return Placement(target.root, tuple(out))
+
+
+# --------------------------------------------------------------------------- resolution
+
+
+@dataclass
+class _State:
+    """Mutable scratch of one resolution; the result is frozen into a UnitMapping."""
+
+    env: _Env
+    processors: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    templates: dict[str, Bounds] = field(default_factory=dict)
+    arrays: dict[str, Bounds] = field(default_factory=dict)
+    roots: dict[str, Root] = field(default_factory=dict)
+    placements: dict[str, Placement] = field(default_factory=dict)
+    unresolved: dict[str, str] = field(default_factory=dict)
+
+
+def _object_bounds(st: _State, name: str, what: str, span: ir.Span | None) -> Bounds | None:
+    """Bounds of a template or array named in a directive; None when unknown here."""
+    if name in st.templates:
+        return st.templates[name]
+    if name in st.arrays:
+        return st.arrays[name]
+    if name in st.unresolved:
+        return None
+    sym = st.env.unit.symbol(name)
+    if sym is not None and sym.kind == "variable" and not sym.is_array:
+        return ()  # a scalar
+    raise _err(f"{what} names {name}, which is not a declared array or template", span)
+
+
+def _distribution(d: m.Distribute | m.Redistribute, name: str, bounds: Bounds, st: _State) -> Root:
+    processors = st.processors
+    span, what = d.span, directive_text(d)
+    assert d.formats is not None
+    if len(d.formats) != len(bounds):
+        raise _err(f"{what}: {len(d.formats)} distribution formats for {name} of rank {len(bounds)}", span)
+    formats = []
+    for f in d.formats:
+        k = None if f.k is None else st.env.eval(f.k, span)
+        if k is not None and k < 1:
+            raise _err(f"{what}: block size {k} must be positive", span)
+        formats.append(Format(f.kind, k))
+    ndist = sum(f.distributed for f in formats)
+    onto = d.onto if d.onto not in (None, "*") else None
+    if onto is not None:
+        if onto not in processors:
+            raise _err(f"{what}: ONTO {onto}, but no PROCESSORS {onto} is declared", span)
+        grid = processors[onto]
+        if len(grid) != ndist:
+            raise _err(f"{what}: {onto} has rank {len(grid)} but {name} has {ndist} distributed dimensions", span)
+    else:
+        grid = default_grid(st.env.nprocs, ndist)
+    g = iter(grid)
+    for t, f in enumerate(formats):
+        if f.kind == "BLOCK" and f.k is not None:
+            p = next(g)
+            extent = bounds[t][1] - bounds[t][0] + 1
+            if f.k * p < extent:
+                raise _err(f"{what}: BLOCK({f.k}) on {p} processors covers {f.k * p} of the {extent} elements of {name} dimension {t + 1}", span)
+        elif f.distributed:
+            next(g)
+    return Root(name, bounds, tuple(formats), tuple(grid), onto or "")
+
+
+def _place(st: _State, name: str, spec: _AlignSpec, bounds: Bounds, place_of) -> Placement | None:
+    """Placement of ``name`` aligned by ``spec``; None when the target is unresolved."""
+    tbounds = _object_bounds(st, spec.target, spec.text, spec.span)
+    if spec.target == name:
+        raise _err(f"{spec.text}: {name} is aligned with itself", spec.span)
+    target = place_of(spec.target)
+    if tbounds is None or target is None:
+        return None
+    rel = _relations(name, bounds, spec, tbounds, st.env)
+    return _compose(rel, target, tbounds, st.roots[target.root], spec, name)
+
+
+def _from_actual(name: str, bounds: Bounds, actual: Layout, span: ir.Span | None) -> tuple[Root, Placement]:
+    if actual.rank != len(bounds):
+        raise _err(f"{name} has rank {len(bounds)} but its actual argument has rank {actual.rank}", span)
+    for d, ((lo, hi), (alo, ahi)) in enumerate(zip(bounds, actual.bounds)):
+        if hi - lo > ahi - alo:
+            raise _err(f"{name} dimension {d + 1} is longer than its actual argument's", span)
+    shift = [alo - lo for (lo, _), (alo, _) in zip(bounds, actual.bounds)]
+    align = tuple(Axis(a.dim, a.stride, a.offset + a.stride * shift[a.dim]) if isinstance(a, Axis) else a for a in actual.align)
+    root = Root(name, actual.template, actual.formats, actual.grid, actual.procs_name)
+    return root, Placement(name, align)
+
+
+def _spec_directives(unit: ir.Unit) -> tuple[list[m.Directive], list[m.Directive]]:
+    spec: list[m.Directive] = []
+    execs: list[m.Directive] = []
+    for raw in unit.directives:
+        for d in parse_directive(raw):
+            if isinstance(d, m.Independent):
+                raise _err("INDEPENDENT must stand right before a DO loop, not in the specification part", d.span)
+            (execs if isinstance(d, m.EXECUTABLE) else spec).append(d)
+    return spec, execs
+
+
+def resolve_unit(
+    unit: ir.Unit,
+    nprocs: int,
+    actuals: Mapping[str, Layout] | None = None,
+    values: Mapping[str, int] | None = None,
+) -> UnitMapping:
+    """The mapping of every array of ``unit`` on entry (after its specification directives).
+
+    ``actuals`` gives the layouts of the actual arguments of dummies that
+    INHERIT or are transcriptive (``DISTRIBUTE A *``); ``values`` gives
+    integers for names that are not PARAMETERs (dummy scalars known at the call
+    site).  Executable directives written in the specification part apply
+    right after it, in order.
+    """
+    if nprocs < 1:
+        raise ValueError("nprocs must be positive")
+    actuals = {k.upper(): v for k, v in (actuals or {}).items()}
+    st = _State(_Env(unit, nprocs, {k.upper(): v for k, v in (values or {}).items()}))
+    spec, execs = _spec_directives(unit)
+    unsupported = [d for d in spec if isinstance(d, m.Unsupported)]
+
+    for sym in unit.arrays:
+        try:
+            st.arrays[sym.name] = st.env.bounds_of(sym.name, sym.span)
+        except _Unknown as u:
+            st.unresolved[sym.name] = f"bounds not known here ({u})"
+
+    def declare(kind: str, shapes: tuple[m.Shape, ...], span: ir.Span | None, into: dict) -> None:
+        for s in shapes:
+            if s.name in st.processors or s.name in st.templates:
+                raise _err(f"{kind} {s.name}: {s.name} is already declared as a processor arrangement or template", span)
+            if unit.symbol(s.name) is not None:
+                raise _err(f"{kind} {s.name}: {s.name} is already declared as a variable", span)
+            try:
+                shape = st.env.shape(s, span)
+                if kind == "PROCESSORS":
+                    if any(hi < lo for lo, hi in shape):
+                        raise _err(f"PROCESSORS {s.name}: an extent is not positive", span)
+                    into[s.name] = tuple(hi - lo + 1 for lo, hi in shape)
+                else:
+                    into[s.name] = shape
+            except _Unknown as u:
+                if kind == "PROCESSORS":
+                    raise _err(f"PROCESSORS {s.name}: extent not known ({u})", span) from None
+                st.unresolved[s.name] = f"template bounds not known here ({u})"
+
+    for d in spec:
+        if isinstance(d, m.Processors):
+            declare("PROCESSORS", d.arrangements, d.span, st.processors)
+    for d in spec:
+        if isinstance(d, m.Template):
+            declare("TEMPLATE", d.templates, d.span, st.templates)
+
+    dynamic: set[str] = set()
+    inherit: dict[str, ir.Span | None] = {}
+    distributes: dict[str, m.Distribute] = {}
+    aligns: dict[str, _AlignSpec] = {}
+    named: set[str] = set()
+    for d in spec:
+        if isinstance(d, (m.Dynamic, m.Inherit)):
+            word = "DYNAMIC" if isinstance(d, m.Dynamic) else "INHERIT"
+            for n in d.names:
+                _object_bounds(st, n, word, d.span)
+                named.add(n)
+                if isinstance(d, m.Dynamic):
+                    dynamic.add(n)
+                else:
+                    sym = unit.symbol(n)
+                    if sym is None or not sym.dummy:
+                        raise _err(f"INHERIT {n}: {n} is not a dummy argument", d.span)
+                    inherit[n] = d.span
+        elif isinstance(d, m.Distribute):
+            for n in d.distributees:
+                _object_bounds(st, n, "DISTRIBUTE", d.span)
+                if n in distributes:
+                    raise _err(f"{n} is distributed twice (first at line {_line(distributes[n])})", d.span)
+                if d.transcriptive and not (unit.symbol(n) and unit.symbol(n).dummy):  # type: ignore[union-attr]
+                    raise _err(f"DISTRIBUTE {n} *: only a dummy argument can be transcriptive", d.span)
+                distributes[n] = d
+                named.add(n)
+        elif isinstance(d, m.Align):
+            for n in d.alignees:
+                _object_bounds(st, n, "ALIGN", d.span)
+                if n in aligns:
+                    raise _err(f"{n} appears in two ALIGN directives (first at line {_line(aligns[n])})", d.span)
+                aligns[n] = _spec(d)
+                named.add(n)
+    for n, a in aligns.items():
+        if n in distributes:
+            raise _err(f"{n} is both aligned (line {_line(a)}) and distributed", distributes[n].span)
+        if n in inherit:
+            raise _err(f"{n} both INHERITs its mapping and is aligned", a.span)
+    for n, dspan in inherit.items():
+        if n in distributes:
+            raise _err(f"{n} both INHERITs its mapping and is distributed", distributes[n].span)
+
+    # roots: templates and arrays that are not aligned
+    for n, b in list(st.templates.items()) + list(st.arrays.items()):
+        if n in aligns:
+            continue
+        if n in inherit or (n in distributes and distributes[n].transcriptive):
+            if n in actuals:
+                st.roots[n], st.placements[n] = _from_actual(n, b, actuals[n], (inherit.get(n) or distributes[n].span))
+            else:
+                st.unresolved[n] = "mapping inherited from the actual argument, which was not given"
+            continue
+        st.roots[n] = Root(n, b, tuple(Format("*") for _ in b))
+        st.placements[n] = Placement(n, tuple(Axis(i) for i in range(len(b))))
+    for n, d in distributes.items():
+        if n in st.roots and not d.transcriptive:
+            st.roots[n] = _distribution(d, n, st.roots[n].bounds, st)
+
+    # aligned objects, following chains A -> B -> T
+    visiting: list[str] = []
+
+    def place_of(n: str) -> Placement | None:
+        if n in st.placements:
+            return st.placements[n]
+        if n in st.unresolved or n not in aligns:
+            return None
+        if n in visiting:
+            raise _err(f"alignment cycle: {' -> '.join(visiting[visiting.index(n):] + [n])}", aligns[n].span)
+        visiting.append(n)
+        spec_n = aligns[n]
+        bounds = st.arrays.get(n, st.templates.get(n, ()))
+        try:
+            place = _place(st, n, spec_n, bounds, place_of)
+        finally:
+            visiting.pop()
+        if place is None:
+            st.unresolved[n] = f"aligned with {spec_n.target}, whose mapping is not known here"
+        else:
+            st.placements[n] = place
+            if n not in st.arrays and n not in st.templates:
+                st.arrays[n] = ()  # an aligned scalar
+        return place
+
+    for n in aligns:
+        if n not in st.unresolved:
+            place_of(n)
+
+    replicated = tuple(s.name for s in unit.arrays if s.name not in named and s.name in st.arrays)
+    independent, body_unsupported = _loops(unit)
+    prefixes = tuple(parse_prefix(p, unit.span) for p in unit.prefixes)
+    result = UnitMapping(
+        unit=unit.name,
+        nprocs=nprocs,
+        processors=dict(st.processors),
+        templates=dict(st.templates),
+        arrays=dict(st.arrays),
+        roots=dict(st.roots),
+        placements=dict(st.placements),
+        dynamic=frozenset(dynamic),
+        distributed=frozenset(distributes),
+        unresolved=dict(st.unresolved),
+        replicated=replicated,
+        independent=independent,
+        unsupported=tuple(unsupported) + body_unsupported,
+        prefixes=prefixes,
+        values=dict(st.env.values),
+    )
+    for d in execs:
+        result = apply_executable(d, result, unit)  # type: ignore[arg-type]
+    return result
+
+
+def _line(x: m.Directive | _AlignSpec) -> str:
+    return str(x.span.first) if x.span else "?"
+
+
+# --------------------------------------------------------------------------- INDEPENDENT
+
+
+def _loops(unit: ir.Unit) -> tuple[dict[int, m.Independent], tuple[m.Unsupported, ...]]:
+    found: dict[int, m.Independent] = {}
+    unsupported: list[m.Unsupported] = []
+
+    def block(stmts: tuple[ir.Stmt, ...]) -> None:
+        for i, s in enumerate(stmts):
+            if isinstance(s, ir.Directive):
+                for d in parse_directive(s):
+                    if isinstance(d, m.Unsupported):
+                        unsupported.append(d)
+                    elif isinstance(d, m.SPECIFICATION):
+                        raise _err(f"{type(d).__name__.upper()} is a specification directive and cannot stand among executable statements", d.span)
+                    elif isinstance(d, m.Independent):
+                        nxt = next((t for t in stmts[i + 1 :] if not isinstance(t, ir.Directive)), None)
+                        if not isinstance(nxt, ir.Do):
+                            raise _err("INDEPENDENT must be followed by a DO loop", d.span)
+                        _attach(d, nxt, found)
+            for b in s.blocks():
+                block(b)
+
+    block(unit.body)
+    return found, tuple(unsupported)
+
+
+def _attach(d: m.Independent, do: ir.Do, found: dict[int, m.Independent]) -> None:
+    if not d.loops:
+        found[do.span.first] = d
+        return
+    if do.var not in d.loops:
+        raise _err(f"INDEPENDENT({', '.join(d.loops)}) names {', '.join(d.loops)} but the DO loop that follows runs over {do.var}", d.span)
+    nest = do
+    remaining = [v for v in d.loops if v != do.var]
+    found[do.span.first] = d
+    while remaining:
+        inner = next((t for t in nest.body if not isinstance(t, ir.Directive)), None)
+        if not isinstance(inner, ir.Do) or inner.var not in remaining:
+            raise _err(f"INDEPENDENT({', '.join(d.loops)}): no DO {remaining[0]} nested right inside DO {nest.var}", d.span)
+        found[inner.span.first] = d
+        remaining.remove(inner.var)
+        nest = inner
+
+
+# --------------------------------------------------------------------------- executable directives
+
+
+def apply_executable(d: m.Redistribute | m.Realign, state: UnitMapping, unit: ir.Unit) -> UnitMapping:
+    """The mapping after executing one REDISTRIBUTE or REALIGN."""
+    env = _Env(unit, state.nprocs, state.values)
+    st = _State(env, dict(state.processors), dict(state.templates), dict(state.arrays), dict(state.roots),
+                dict(state.placements), dict(state.unresolved))
+    what = directive_text(d)
+    if isinstance(d, m.Redistribute):
+        names = d.distributees
+    elif isinstance(d, m.Realign):
+        names = d.alignees
+    else:
+        raise TypeError(f"not an executable directive: {d!r}")
+    for n in names:
+        _object_bounds(st, n, what.split()[0], d.span)
+        if n not in state.dynamic:
+            raise _err(f"{what}: {n} is not DYNAMIC", d.span)
+        if isinstance(d, m.Redistribute):
+            if n in st.unresolved:
+                continue
+            place = st.placements[n]
+            if place.root != n:
+                raise _err(f"{what}: {n} is aligned with another object; redistribute its template instead", d.span)
+            st.roots[n] = _distribution(d, n, st.roots[n].bounds, st)
+        else:
+            if n in state.distributed:
+                raise _err(f"{what}: {n} is distributed, so it cannot be realigned", d.span)
+            bounds = st.arrays.get(n, st.templates.get(n, ()))
+            place = _place(st, n, _spec(d), bounds, lambda t: st.placements.get(t))
+            if place is None:
+                st.unresolved[n] = f"realigned with {d.target}, whose mapping is not known here"
+                st.placements.pop(n, None)
+            else:
+                st.placements[n] = place
+                st.unresolved.pop(n, None)
+    return replace(state, roots=dict(st.roots), placements=dict(st.placements), unresolved=dict(st.unresolved))
