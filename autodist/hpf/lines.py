@@ -45,7 +45,11 @@ def _cut(text: str, room: int) -> int:
     if blanks:
         return blanks[-1]
     word = re.compile(r"[A-Za-z0-9_$]")
-    joints = [i for i in range(1, limit + 1) if not (word.match(text[i - 1]) and word.match(text[i]))]
+    joints = [
+        i
+        for i in range(1, limit + 1)
+        if not (word.match(text[i - 1]) and word.match(text[i])) and text[i - 1 : i + 1] not in ("::", "**")
+    ]
     if joints:
         return joints[-1]
     raise ValueError(f"cannot break directive text into lines of {room} characters: {text!r}")

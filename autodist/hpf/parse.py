@@ -234,7 +234,9 @@ class _Reader:
         if allow_star and self.at("*") and self.peek().text in (",", ")"):
             self.pos += 1
             return m.STAR
-        lower = None if self.at(":") else self.expr()
+        lower = None if self.at(":") or self.at("::") else self.expr()
+        if self.accept("::"):  # lower::stride
+            return m.Triplet(lower, None, self.expr())
         if not self.accept(":"):
             assert lower is not None
             return lower
@@ -476,11 +478,8 @@ def _combined(r: _Reader, attrs: list[list[_Tok]], entities: list[list[_Tok]]) -
         if word == "DIMENSION":
             dimension = a.shape()
             a.done()
-    full = []
-    for s in shapes:
-        if s.shape and dimension:
-            raise r.error(f"{s.name} has both DIMENSION and an explicit shape")
-        full.append(s if s.shape else m.Shape(s.name, dimension))
+    # as in Fortran, an explicit shape overrides DIMENSION
+    full = [s if s.shape else m.Shape(s.name, dimension) for s in shapes]
     out: list[m.Directive] = []
     for word, a in readers:
         if word == "DIMENSION":
