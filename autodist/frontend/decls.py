@@ -1,0 +1,545 @@
+"""The symbol table of one program unit, built from its specification statements.
+
+:class:`SymbolTable` reads IMPLICIT, type declarations, DIMENSION, PARAMETER,
+COMMON, EQUIVALENCE, DATA, SAVE, EXTERNAL and INTRINSIC statements and
+statement functions, and resolves the names of every expression of the unit
+(it is the :class:`~autodist.frontend.exprs.Scope` of the unit's expressions):
+an array name with arguments is an element reference, a PARAMETER name is its
+folded value, an intrinsic name not declared otherwise is an intrinsic call.
+At the end, :meth:`SymbolTable.symbols` freezes everything into ``ir.Symbol``
+records.  The table is a builder local to the reading of one unit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from fparser.two import Fortran2003 as F
+
+from .. import ir
+from ..errors import FortranError
+from ..ir import INTEGER, NOTYPE, REAL, Const, Dim, Expr, Name, Span, Type
+from .exprs import ExprConverter
+from .fold import evaluate, fold, make
+from .intrinsics import is_intrinsic, result_type
+from .typeof import type_of
+
+_BASES = {
+    "INTEGER": ("integer", 4),
+    "REAL": ("real", 4),
+    "DOUBLE PRECISION": ("real", 8),
+    "DOUBLEPRECISION": ("real", 8),
+    "COMPLEX": ("complex", 8),
+    "DOUBLE COMPLEX": ("complex", 16),
+    "DOUBLECOMPLEX": ("complex", 16),
+    "LOGICAL": ("logical", 4),
+    "CHARACTER": ("character", 1),
+    "BYTE": ("integer", 1),
+}
+_ONE = Const(1, INTEGER)
+
+
+@dataclass
+class _Entry:
+    """What is known about one name so far (mutable while the unit is read)."""
+
+    name: str
+    span: Span | None = None
+    type: Type | None = None
+    dims_spec: object = None
+    dims: tuple[Dim, ...] | None = None
+    value: Const | None = None
+    is_param: bool = False
+    stmt_function: bool = False
+    dummy: bool = False
+    common: str | None = None
+    common_index: int | None = None
+    equivalenced: bool = False
+    in_data: bool = False
+    save: bool = False
+    external: bool = False
+    intrinsic: bool = False
+    intrinsic_type: Type | None = None
+    called: bool = False
+    function: bool = False
+
+    @property
+    def has_dims(self) -> bool:
+        return self.dims_spec is not None or self.dims is not None
+
+
+@dataclass
+class _Block:
+    members: list[str] = field(default_factory=list)
+    spans: list[Span] = field(default_factory=list)
+
+
+class SymbolTable:
+    """Declarations and name resolution for one unit (see the module docstring)."""
+
+    def __init__(self, kind: str, name: str, args: tuple[str, ...], result_type: Type | None, span: Span):
+        self.kind = kind
+        self.unit_name = name
+        self.span = span  # the statement being read (for errors and first uses)
+        self.implicit: dict[str, Type | None] = {
+            chr(c): (INTEGER if "I" <= chr(c) <= "N" else REAL) for c in range(ord("A"), ord("Z") + 1)
+        }
+        self.entries: dict[str, _Entry] = {}
+        self.blocks: dict[str, _Block] = {}
+        self.equivalences: list[tuple[Expr, ...]] = []
+        self.data: list[ir.Data] = []
+        self.stmt_functions: list[ir.StmtFunction] = []
+        self.save_all = False
+        self.saved_blocks: list[str] = []
+        self.shadow: frozenset[str] = frozenset()
+        self.convert = ExprConverter(self)
+        self.spec_done = False
+        for a in args:
+            if a != "*":
+                self.entry(a).dummy = True
+        if kind == "function":
+            e = self.entry(name)
+            e.function = True
+            e.type = result_type
+
+    # -- errors and entries ------------------------------------------------------
+
+    def error(self, message: str) -> FortranError:
+        return FortranError(message, self.span.file, self.span.first)
+
+    def entry(self, name: str) -> _Entry:
+        e = self.entries.get(name)
+        if e is None:
+            e = self.entries[name] = _Entry(name, span=self.span)
+        return e
+
+    def implicit_type(self, name: str) -> Type | None:
+        return self.implicit.get(name[0]) if name[:1].isalpha() else None
+
+    def type_now(self, name: str) -> Type:
+        """The type ``name`` has at this point (explicit, else by the IMPLICIT rules)."""
+        e = self.entries.get(name)
+        if e is not None and e.type is not None:
+            return e.type
+        t = self.implicit_type(name)
+        if t is None:
+            raise self.error(f"{name} has no type (IMPLICIT NONE is in effect)")
+        return t
+
+    def _type_or_none(self, name: str) -> Type | None:
+        e = self.entries.get(name)
+        if e is not None and e.type is not None:
+            return e.type
+        if e is not None and e.intrinsic_type is not None:
+            return e.intrinsic_type
+        return self.implicit_type(name)
+
+    # -- Scope: name resolution ----------------------------------------------------
+
+    def name(self, name: str) -> Expr:
+        if name in self.shadow:
+            return Name(name)
+        e = self.entry(name)
+        if e.is_param:
+            return e.value  # type: ignore[return-value]
+        return Name(name)
+
+    def call(self, name: str, args: tuple[Expr, ...]) -> Expr:
+        e = self.entry(name)
+        if e.has_dims:
+            return ir.Index(name, args)
+        if e.stmt_function:
+            return ir.FuncRef(name, args, "statement")
+        if not e.external and not e.dummy and not e.function and (e.intrinsic or is_intrinsic(name)):
+            e.intrinsic = True
+            if e.intrinsic_type is None:
+                arg_types = [type_of(a, self._type_or_none) for a in args]
+                e.intrinsic_type = result_type(name, [t for t in arg_types if t is not None])
+            return ir.FuncRef(name, args, "intrinsic")
+        e.function = True
+        return ir.FuncRef(name, args, "external")
+
+    def is_array(self, name: str) -> bool:
+        e = self.entries.get(name)
+        return e is not None and e.has_dims
+
+    def is_character(self, name: str) -> bool:
+        t = self._type_or_none(name)
+        return t is not None and t.base == "character"
+
+    def called(self, name: str) -> None:
+        """``name`` is the target of a CALL."""
+        self.entry(name).called = True
+
+    # -- evaluation helpers ------------------------------------------------------
+
+    def constant(self, node, what: str) -> Const:
+        value = evaluate(self.convert.convert(node))
+        if value is None:
+            raise self.error(f"{what} is not a constant expression: {node}")
+        return value
+
+    def int_constant(self, node, what: str) -> int:
+        c = self.constant(node, what)
+        if type(c.value) is not int:
+            raise self.error(f"{what} must be an integer constant: {node}")
+        return c.value
+
+    def bound(self, node) -> Expr:
+        expr = self.convert.convert(node)
+        return evaluate(expr) or fold(expr)
+
+    # -- types --------------------------------------------------------------------
+
+    def char_length(self, node) -> int:
+        """The length of ``CHARACTER*n`` / ``*(expr)`` / ``*(*)`` / ``(LEN=n)`` (0 for ``*``)."""
+        if node is None:
+            return 1
+        if isinstance(node, F.Type_Param_Value) or str(node).strip() == "*":
+            return 0
+        if isinstance(node, (F.Char_Length, F.Length_Selector)):
+            inner = [i for i in node.items if not isinstance(i, str)]
+            if not inner:
+                return 0
+            return self.char_length(inner[0])
+        value = evaluate(self.convert.convert(node))
+        return value.value if value is not None and type(value.value) is int else 0
+
+    def type_spec(self, spec) -> Type:
+        """An ``Intrinsic_Type_Spec`` as a Type."""
+        if not isinstance(spec, F.Intrinsic_Type_Spec):
+            raise self.error(f"type not supported: {spec}")
+        word, selector = spec.items
+        base, size = _BASES[word.upper()]
+        if base == "character":
+            return Type("character", self.char_length(selector) if selector is not None else 1)
+        if selector is not None:
+            inner = [i for i in selector.items if not isinstance(i, str)]
+            if inner:
+                size = self.int_constant(inner[0], f"the kind of {word}")
+                if base == "complex" and str(selector).startswith("("):
+                    size *= 2  # COMPLEX(KIND=8) is 16 bytes; COMPLEX*16 already is
+        return Type(base, size)
+
+    def declare_type(self, name: str, t: Type) -> None:
+        e = self.entry(name)
+        if e.type is not None and not (e.function and name == self.unit_name and e.type == t):
+            raise self.error(f"{name} is given a type twice")
+        e.type = t
+        if e.is_param and e.value is not None:
+            converted = make(e.value.value, t)
+            if converted is None:
+                raise self.error(f"PARAMETER {name}: its value does not fit {t}")
+            e.value = converted
+        if e.span is None or not e.has_dims:
+            e.span = self.span
+
+    def declare_dims(self, name: str, spec) -> None:
+        e = self.entry(name)
+        if e.has_dims:
+            raise self.error(f"{name} is given dimensions twice")
+        if e.is_param:
+            raise self.error(f"PARAMETER {name} cannot be an array")
+        e.dims_spec = spec
+        e.span = self.span
+
+    def dims(self, spec) -> tuple[Dim, ...]:
+        if isinstance(spec, F.Assumed_Size_Spec):
+            explicit, lower = spec.items
+            dims = self.dims(explicit) if explicit is not None else ()
+            return dims + (Dim(_ONE if lower is None else self.bound(lower), None),)
+        if isinstance(spec, F.Explicit_Shape_Spec):
+            lower, upper = spec.items
+            return (Dim(_ONE if lower is None else self.bound(lower), self.bound(upper)),)
+        items = getattr(spec, "items", None)
+        if isinstance(spec, F.Explicit_Shape_Spec_List):
+            return tuple(d for item in items for d in self.dims(item))
+        # assumed or deferred shape (Fortran 90): extents unknown
+        return tuple(Dim(_ONE, None) for _ in (items or (spec,)))
+
+    # -- specification statements -----------------------------------------------
+
+    def handle(self, node, span: Span) -> bool:
+        """Read a specification statement; False when ``node`` is not one."""
+        handler = getattr(self, "_" + type(node).__name__, None)
+        if handler is None:
+            return False
+        self.span = span
+        handler(node)
+        return True
+
+    def _Implicit_Stmt(self, node) -> None:
+        if isinstance(node.items[0], str) and node.items[0].upper() == "NONE":
+            self.implicit = {k: None for k in self.implicit}
+            return
+        for spec in node.items[0].items:
+            t = self.type_spec(spec.items[0])
+            for letters in spec.items[1].items:
+                first, last = letters.items
+                last = last or first
+                for c in range(ord(first.upper()), ord(last.upper()) + 1):
+                    self.implicit[chr(c)] = t
+
+    def _Type_Declaration_Stmt(self, node) -> None:
+        spec, attrs, entities = node.items
+        base = self.type_spec(spec)
+        is_param = False
+        attr_dims = None
+        for attr in getattr(attrs, "items", ()) or ():
+            word = str(attr).upper()
+            if isinstance(attr, F.Dimension_Attr_Spec):
+                attr_dims = attr.items[1]
+            elif word == "PARAMETER":
+                is_param = True
+            elif word == "EXTERNAL":
+                for ent in entities.items:
+                    self.entry(str(ent.items[0]).upper()).external = True
+        for ent in entities.items:
+            name_node, array_spec, length, init = ent.items
+            name = str(name_node).upper()
+            t = base
+            if length is not None and base.base == "character":
+                t = Type("character", self.char_length(length))
+            elif length is not None:
+                t = Type(base.base, self.int_constant(length, f"the size of {name}"))
+            self.declare_type(name, t)
+            if array_spec is not None or attr_dims is not None:
+                self.declare_dims(name, array_spec if array_spec is not None else attr_dims)
+            if "SAVE" in str(attrs or "").upper():
+                self.entry(name).save = True
+            if init is not None:
+                value_node = init.items[1]
+                if is_param:
+                    self.define_parameter(name, value_node)
+                else:
+                    value = self.convert(value_node)
+                    self.data.append(ir.Data((Name(name),), ((1, value),), self.span))
+                    self.entry(name).in_data = True
+
+    def _Dimension_Stmt(self, node) -> None:
+        for name_node, spec in node.items[0]:
+            self.declare_dims(str(name_node).upper(), spec)
+
+    def define_parameter(self, name: str, value_node) -> None:
+        t = self.type_now(name)
+        value = self.constant(value_node, f"the value of PARAMETER {name}")
+        converted = make(value.value, t)
+        if converted is None:
+            raise self.error(f"PARAMETER {name}: a {value.type} value cannot be given to a {t} constant")
+        e = self.entry(name)
+        if e.is_param:
+            raise self.error(f"PARAMETER {name} is defined twice")
+        e.is_param, e.value = True, converted
+        if e.type is None and t.base == "character":
+            e.type = converted.type
+
+    def _Parameter_Stmt(self, node) -> None:
+        for definition in node.items[1].items:
+            name_node, value_node = definition.items
+            self.define_parameter(str(name_node).upper(), value_node)
+
+    def _Common_Stmt(self, node) -> None:
+        for block_name, objects in node.items[0]:
+            block = "" if block_name is None else str(block_name).upper()
+            b = self.blocks.setdefault(block, _Block())
+            b.spans.append(self.span)
+            for obj in objects.items:
+                if isinstance(obj, F.Common_Block_Object):
+                    name = str(obj.items[0]).upper()
+                    if obj.items[1] is not None:
+                        self.declare_dims(name, obj.items[1])
+                else:
+                    name = str(obj).upper()
+                e = self.entry(name)
+                if e.common is not None:
+                    where = f"/{e.common}/" if e.common else "blank COMMON"
+                    raise self.error(f"{name} is already in COMMON {where}")
+                if e.dummy:
+                    raise self.error(f"dummy argument {name} cannot be in COMMON")
+                e.common, e.common_index = block, len(b.members)
+                b.members.append(name)
+
+    def _Equivalence_Stmt(self, node) -> None:
+        for eq_set in node.items[1].items:
+            first, others = eq_set.items
+            group = (self.convert(first),) + tuple(self.convert(o) for o in others.items)
+            for expr in group:
+                for e in expr.walk():
+                    if isinstance(e, (Name, ir.Index)):
+                        self.entry(e.name).equivalenced = True
+                        break
+            self.equivalences.append(group)
+
+    def _Data_Stmt(self, node, holleriths: tuple[str, ...] = ()) -> None:
+        pending = list(holleriths)
+        for data_set in node.items:
+            objects, values = data_set.items
+            targets = tuple(self.convert.item(o) for o in objects.items)
+            for t in targets:
+                self._mark_data(t)
+            pairs = []
+            for v in values.items:
+                count, constant = 1, v
+                if isinstance(v, F.Data_Stmt_Value):
+                    repeat, constant = v.items
+                    if repeat is not None:
+                        count = self.int_constant(repeat, "a DATA repeat count")
+                expr = self.convert(constant)
+                if pending and isinstance(expr, Const) and isinstance(expr.value, str) and _hollerith_chars(pending[0]) == expr.value:
+                    expr = ir.OpaqueExpr(pending.pop(0), "Hollerith constant")
+                pairs.append((count, expr))
+            self.data.append(ir.Data(targets, tuple(pairs), self.span))
+
+    def data_statement(self, node, span: Span, holleriths: tuple[str, ...]) -> None:
+        self.span = span
+        self._Data_Stmt(node, holleriths)
+
+    def _mark_data(self, target: Expr) -> None:
+        if isinstance(target, ir.ImpliedDo):
+            for item in target.items:
+                self._mark_data(item)
+            return
+        base = target
+        while isinstance(base, ir.Substring):
+            base = base.base
+        if isinstance(base, (Name, ir.Index)):
+            self.entry(base.name).in_data = True
+
+    def _Save_Stmt(self, node) -> None:
+        saved = node.items[1] if len(node.items) > 1 else None
+        if saved is None:
+            self.save_all = True
+            return
+        for item in saved.items:
+            if isinstance(item, F.Saved_Entity):
+                self.saved_blocks.append(str(item.items[1]).upper())
+            else:
+                self.entry(str(item).upper()).save = True
+
+    def _External_Stmt(self, node) -> None:
+        for n in node.items[1].items:
+            self.entry(str(n).upper()).external = True
+
+    def _Intrinsic_Stmt(self, node) -> None:
+        for n in node.items[1].items:
+            name = str(n).upper()
+            if not is_intrinsic(name):
+                raise self.error(f"{name} is not an intrinsic function")
+            self.entry(name).intrinsic = True
+
+    # -- statement functions -----------------------------------------------------
+
+    def statement_function(self, node, span: Span) -> bool:
+        """Read ``F(X, Y) = expr`` as a statement function when it is one."""
+        if isinstance(node, F.Stmt_Function_Stmt):
+            name_node, arg_list, expr_node = node.items
+            arg_nodes = list(getattr(arg_list, "items", ()) or ())
+        elif isinstance(node, F.Assignment_Stmt):
+            lhs, _, expr_node = node.items
+            if not isinstance(lhs, (F.Part_Ref, F.Structure_Constructor, F.Intrinsic_Function_Reference, F.Function_Reference)):
+                return False
+            name_node, arg_list = lhs.items
+            arg_nodes = list(getattr(arg_list, "items", (arg_list,)) if arg_list is not None else ())
+        else:
+            return False
+        name = str(name_node).upper()
+        e = self.entries.get(name)
+        if e is not None and (e.has_dims or e.is_param or e.dummy or e.common is not None):
+            return False
+        if not all(isinstance(a, F.Name) for a in arg_nodes):
+            return False
+        args = tuple(str(a).upper() for a in arg_nodes)
+        if len(set(args)) != len(args):
+            return False
+        self.span = span
+        self.shadow = frozenset(args)
+        try:
+            expr = self.convert(expr_node)
+        finally:
+            self.shadow = frozenset()
+        e = self.entry(name)
+        e.stmt_function = True
+        e.span = e.span if e.type is not None else span
+        self.stmt_functions.append(ir.StmtFunction(name, args, expr, span))
+        return True
+
+    # -- the end: arrays, COMMON blocks, symbols ---------------------------------
+
+    def finish_spec(self) -> None:
+        """Convert the array bounds once all PARAMETERs are known."""
+        if self.spec_done:
+            return
+        self.spec_done = True
+        for e in list(self.entries.values()):
+            if e.dims_spec is not None:
+                self.span = e.span or self.span
+                e.dims, e.dims_spec = self.dims(e.dims_spec), None
+
+    def commons(self) -> tuple[ir.Common, ...]:
+        out = []
+        for name, b in self.blocks.items():
+            first, last = b.spans[0], b.spans[-1]
+            span = Span(first.file, first.first, last.last) if first.file == last.file else first
+            out.append(ir.Common(name, tuple(b.members), span))
+        return tuple(out)
+
+    def _kind(self, e: _Entry) -> str:
+        if e.is_param:
+            return "parameter"
+        if e.stmt_function:
+            return "statement_function"
+        if e.function and (e.name == self.unit_name or not e.called):
+            return "function"
+        if e.intrinsic and not e.called:
+            return "intrinsic"
+        if e.called:
+            return "subroutine"
+        if e.external:
+            return "function" if e.type is not None else "subroutine"
+        return "variable"
+
+    def symbols(self) -> tuple[ir.Symbol, ...]:
+        self.finish_spec()
+        saved_blocks = set(self.saved_blocks)
+        out = []
+        for e in self.entries.values():
+            kind = self._kind(e)
+            self.span = e.span or self.span
+            if kind == "subroutine":
+                t = NOTYPE
+            elif kind == "intrinsic":
+                t = e.type or e.intrinsic_type or REAL
+            else:
+                t = self.type_now(e.name)
+            save = e.save or (e.common in saved_blocks) or (
+                self.save_all and kind == "variable" and not e.dummy and e.common != ""
+            )
+            out.append(
+                ir.Symbol(
+                    name=e.name,
+                    type=t,
+                    kind=kind,
+                    dims=e.dims,
+                    value=e.value,
+                    dummy=e.dummy,
+                    common=e.common,
+                    common_index=e.common_index,
+                    equivalenced=e.equivalenced,
+                    in_data=e.in_data,
+                    save=save,
+                    implicit=e.type is None and kind not in ("subroutine", "intrinsic"),
+                    span=e.span,
+                )
+            )
+        return tuple(out)
+
+    def result_type(self) -> Type | None:
+        if self.kind != "function":
+            return None
+        return self.type_now(self.unit_name)
+
+
+def _hollerith_chars(text: str) -> str:
+    """The characters of a Hollerith constant ``nH...``."""
+    i = text.upper().index("H")
+    return text[i + 1 :]

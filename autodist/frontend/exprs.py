@@ -1,0 +1,213 @@
+"""fparser2 expressions -> IR expressions.
+
+fparser2 guesses what ``F(X)`` is (array element, structure constructor,
+intrinsic call) without knowing the declarations; here that decision is left to
+a :class:`Scope` (the unit's symbol table), which knows the arrays, PARAMETERs,
+statement functions and EXTERNAL names.  Constructs that are not modelled
+(array sections, keyword arguments, derived types) become ``OpaqueExpr``.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from fparser.two import Fortran2003 as F
+from fparser.two.utils import BinaryOpBase, UnaryOpBase
+
+from ..ir import LOGICAL, BinOp, Const, Expr, ImpliedDo, OpaqueExpr, Substring, Type, UnOp
+from .fold import fold, make
+
+_OPS = {
+    "+": "+", "-": "-", "*": "*", "/": "/", "**": "**", "//": "//",
+    ".EQ.": "==", "==": "==", ".NE.": "/=", "/=": "/=", ".LT.": "<", "<": "<",
+    ".LE.": "<=", "<=": "<=", ".GT.": ">", ">": ">", ".GE.": ">=", ">=": ">=",
+    ".AND.": "and", ".OR.": "or", ".EQV.": "eqv", ".NEQV.": "neqv", ".NOT.": "not",
+}
+
+
+class Scope(Protocol):
+    """Name resolution for the expressions of one unit."""
+
+    def name(self, name: str) -> Expr:
+        """A bare name: its folded value for a PARAMETER, else ``Name``."""
+
+    def call(self, name: str, args: tuple[Expr, ...]) -> Expr:
+        """``name(args)``: ``Index``, ``FuncRef`` (intrinsic/external/statement)."""
+
+    def is_array(self, name: str) -> bool: ...
+
+    def is_character(self, name: str) -> bool: ...
+
+    def constant(self, node) -> Const | None:
+        """A named constant used in a literal (complex parts, kinds), or None."""
+
+
+def label_of(node) -> int:
+    return int(str(node))
+
+
+def _kind_size(kind, default: int) -> int:
+    if kind is None:
+        return default
+    text = str(kind)
+    return int(text) if text.isdigit() else default
+
+
+def literal(node) -> Const | None:
+    """The value of an fparser2 literal constant node, or None when it is not one."""
+    if isinstance(node, (F.Int_Literal_Constant, F.Signed_Int_Literal_Constant)):
+        return Const(int(node.items[0]), Type("integer", _kind_size(node.items[1], 4)))
+    if isinstance(node, (F.Real_Literal_Constant, F.Signed_Real_Literal_Constant)):
+        text = node.items[0].upper()
+        size = 8 if "D" in text else _kind_size(node.items[1], 4)
+        return Const(float(text.replace("D", "E")), Type("real", size))
+    if isinstance(node, F.Char_Literal_Constant):
+        raw = node.items[0]
+        quote = raw[0]
+        value = raw[1:-1].replace(quote * 2, quote)
+        return Const(value, Type("character", len(value)))
+    if isinstance(node, F.Logical_Literal_Constant):
+        return Const(node.items[0].upper().startswith(".T"), LOGICAL)
+    if isinstance(node, F.Boz_Literal_Constant):
+        text = str(node)
+        base = {"B": 2, "O": 8, "Z": 16, "X": 16}[text[0].upper()]
+        return Const(int(text[2:-1], base), Type("integer", 4))
+    return None
+
+
+class ExprConverter:
+    """Converts the expressions of one unit, resolving names through ``scope``."""
+
+    def __init__(self, scope: Scope):
+        self.scope = scope
+
+    def __call__(self, node) -> Expr:
+        """The IR of ``node``, integer constant parts folded."""
+        return fold(self.convert(node))
+
+    def convert(self, node) -> Expr:
+        c = literal(node)
+        if c is not None:
+            return c
+        handler = getattr(self, "_" + type(node).__name__, None)
+        if handler is not None:
+            return handler(node)
+        if isinstance(node, BinaryOpBase):
+            return self._binary(node)
+        if isinstance(node, UnaryOpBase):
+            return self._unary(node)
+        return OpaqueExpr(str(node), f"not modelled: {type(node).__name__}")
+
+    # -- operators -----------------------------------------------------------------
+
+    def _binary(self, node) -> Expr:
+        left, op, right = node.items
+        mapped = _OPS.get(op.upper())
+        if mapped is None:
+            return OpaqueExpr(str(node), f"defined operator {op}")
+        return BinOp(mapped, self.convert(left), self.convert(right))
+
+    def _unary(self, node) -> Expr:
+        op, operand = node.items
+        mapped = _OPS.get(op.upper())
+        if mapped not in ("+", "-", "not"):
+            return OpaqueExpr(str(node), f"defined operator {op}")
+        return UnOp(mapped, self.convert(operand))
+
+    def _Parenthesis(self, node) -> Expr:
+        return self.convert(node.items[1])
+
+    # -- names and references ---------------------------------------------------
+
+    def _Name(self, node) -> Expr:
+        return self.scope.name(str(node).upper())
+
+    def args(self, arg_list) -> tuple[Expr, ...]:
+        if arg_list is None:
+            return ()
+        return tuple(self.convert(a) for a in getattr(arg_list, "items", (arg_list,)))
+
+    def _reference(self, name_node, arg_list, node) -> Expr:
+        name = str(name_node).upper()
+        items = getattr(arg_list, "items", (arg_list,)) if arg_list is not None else ()
+        triplets = [a for a in items if isinstance(a, F.Subscript_Triplet)]
+        if triplets:
+            if len(items) == 1 and not self.scope.is_array(name) and self.scope.is_character(name):
+                lo, hi, stride = items[0].items
+                if stride is None:
+                    return Substring(
+                        self.scope.name(name),
+                        None if lo is None else self.convert(lo),
+                        None if hi is None else self.convert(hi),
+                    )
+            return OpaqueExpr(str(node), "array section")
+        return self.scope.call(name, self.args(arg_list))
+
+    def _Part_Ref(self, node) -> Expr:
+        return self._reference(node.items[0], node.items[1], node)
+
+    def _Structure_Constructor(self, node) -> Expr:
+        return self._reference(node.items[0], node.items[1], node)
+
+    def _Intrinsic_Function_Reference(self, node) -> Expr:
+        return self._reference(node.items[0], node.items[1], node)
+
+    def _Function_Reference(self, node) -> Expr:
+        return self._reference(node.items[0], node.items[1], node)
+
+    def _Array_Section(self, node) -> Expr:
+        base, rng = node.items
+        if not isinstance(rng, F.Substring_Range):
+            return OpaqueExpr(str(node), "array section")
+        lo, hi = rng.items
+        return Substring(
+            self.convert(base),
+            None if lo is None else self.convert(lo),
+            None if hi is None else self.convert(hi),
+        )
+
+    def _Actual_Arg_Spec(self, node) -> Expr:
+        return OpaqueExpr(str(node), "keyword argument")
+
+    def _Alt_Return_Spec(self, node) -> Expr:
+        return OpaqueExpr(str(node), "alternate return label")
+
+    # -- literals that need the scope -------------------------------------------
+
+    def _Complex_Literal_Constant(self, node) -> Expr:
+        parts = [self.convert(p) for p in node.items]
+        if all(isinstance(p, Const) for p in parts):
+            size = max(8, *(2 * p.type.size for p in parts if p.type.base == "real"))  # type: ignore[union-attr]
+            c = make(complex(parts[0].value, parts[1].value), Type("complex", size))  # type: ignore[union-attr, arg-type]
+            if c is not None:
+                return c
+        return OpaqueExpr(str(node), "complex constant with non-constant parts")
+
+    # -- implied DO (I/O lists, DATA) ---------------------------------------------
+
+    def implied_do(self, objects, var, start, end, step) -> ImpliedDo:
+        items = tuple(self(o) if not _is_implied(o) else self.implied(o) for o in getattr(objects, "items", (objects,)))
+        return ImpliedDo(
+            items,
+            str(var).upper(),
+            self(start),
+            self(end),
+            None if step is None else self(step),
+        )
+
+    def implied(self, node) -> Expr:
+        """An ``Io_Implied_Do`` or ``Data_Implied_Do`` node."""
+        if isinstance(node, F.Io_Implied_Do):
+            objects, control = node.items
+            var, start, end, step = control.items
+            return self.implied_do(objects, var, start, end, step)
+        objects, var, start, end, step = node.items
+        return self.implied_do(objects, var, start, end, step)
+
+    def item(self, node) -> Expr:
+        """An element of an I/O list or DATA object list."""
+        return self.implied(node) if _is_implied(node) else self(node)
+
+
+def _is_implied(node) -> bool:
+    return isinstance(node, (F.Io_Implied_Do, F.Data_Implied_Do))

@@ -1,0 +1,102 @@
+"""Files -> ``ir.Program``: the front end's entry points.
+
+For each file: read it and expand its INCLUDEs (:mod:`.source`), split it into
+statements and directives (:mod:`.lines`), find its program units
+(:mod:`.units`); every unit name must be defined once over all files.  Then
+each unit is parsed once by fparser2 (:mod:`.parse`) and read into the IR
+(:mod:`.build`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from .. import ir
+from ..errors import FortranError
+from .build import Extras, UnitReader
+from .lines import Scan, split
+from .parse import make_parser, parse_unit
+from .source import Source, form_of, load
+from .units import UnitText, split_units, unit_source
+
+
+def _extras(scan: Scan, units: tuple[UnitText, ...], source: Source) -> list[Extras]:
+    """The directives and ``#`` lines of each unit: those inside it, or before it
+    (after the previous unit's END); those after the last END go to the last unit."""
+    ends = [u.end.last for u in units]
+    buckets: list[tuple[list, list]] = [([], []) for _ in units]
+
+    def owner(index: int) -> int:
+        for k, end in enumerate(ends):
+            if index <= end:
+                return k
+        return len(units) - 1
+
+    for d in scan.directives:
+        buckets[owner(d.first)][0].append(d)
+    for p in scan.preprocs:
+        buckets[owner(p.line)][1].append(p)
+    if not units and (scan.directives or scan.preprocs):
+        first = scan.directives[0].first if scan.directives else scan.preprocs[0].line
+        o = source.origins[first]
+        raise FortranError("directive or preprocessor line outside any program unit", o.file, o.line)
+    return [Extras(tuple(d), tuple(p)) for d, p in buckets]
+
+
+def _where(source: Source, unit: UnitText) -> str:
+    o = source.origins[unit.first]
+    return f"{o.file}:{o.line}"
+
+
+def _read(sources: list[Source]) -> ir.Program:
+    scanned = []
+    seen: dict[str, str] = {}
+    for source in sources:
+        scan = split(source)
+        units = split_units(scan, source)
+        for u in units:
+            name = u.header.name
+            here = _where(source, u)
+            if name in seen:
+                o = source.origins[u.first]
+                raise FortranError(f"program unit {name} is defined twice (also at {seen[name]})", o.file, o.line)
+            seen[name] = here
+        scanned.append((source, scan, units))
+    parser = make_parser()
+    out_units: list[ir.Unit] = []
+    for source, scan, units in scanned:
+        for unit, extras in zip(units, _extras(scan, units, source)):
+            us = unit_source(unit, source.form)
+            node = parse_unit(parser, us, source)
+            out_units.append(UnitReader(us, source).read(node, extras))
+    files: dict[str, tuple[str, ...]] = {}
+    for source in sources:
+        for name, lines in source.texts:
+            files.setdefault(name, lines)
+    return ir.Program(units=tuple(out_units), files=tuple(files), sources=tuple(files.items()))
+
+
+def read_program(paths: Sequence[str | Path], include_dirs: Sequence[str | Path] = ()) -> ir.Program:
+    """Read Fortran source files into one :class:`ir.Program`.
+
+    ``.f .for .ftn .f77 .F`` (and unknown suffixes) are fixed form, ``.f90 .f95
+    .F90`` free form.  INCLUDE files are searched next to the including file,
+    then in ``include_dirs``.  Raises :class:`~autodist.errors.FortranError`
+    (``file:line: message``) for invalid or unreadable Fortran.
+    """
+    if isinstance(paths, (str, Path)):
+        paths = [paths]
+    sources = [load(str(p), form_of(p), include_dirs) for p in paths]
+    return _read(sources)
+
+
+def read_text(
+    text: str,
+    filename: str = "<string>",
+    form: str | None = None,
+    include_dirs: Sequence[str | Path] = (),
+) -> ir.Program:
+    """Read Fortran source given as a string (``filename`` names it in spans and
+    errors, and chooses the form when ``form`` is None)."""
+    return _read([load(filename, form_of(filename, form), include_dirs, text=text)])

@@ -1,0 +1,141 @@
+"""Reading source text: the source form, INCLUDE expansion, and where every line came from.
+
+The result is one :class:`Source` per top-level file: its physical lines with the
+INCLUDE lines replaced by the included files' lines (recursively), each line with
+its :class:`Origin` (the file it is written in and its line number there, plus
+the line in the top-level file that brought it in).  Nothing is parsed here.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from ..errors import FortranError, IncludeError
+
+FIXED = "fixed"
+FREE = "free"
+
+#: Suffixes read as free form; everything else (.f .for .ftn .f77 .F, unknown) is fixed form.
+FREE_SUFFIXES = frozenset({".f90", ".f95", ".f03", ".f08", ".F90", ".F95", ".F03", ".F08"})
+
+_FIXED_INCLUDE = re.compile(r"^[ ]{6}\s*include\s*(['\"])(?P<name>.+?)\1\s*(?:!.*)?$", re.IGNORECASE)
+_TAB_INCLUDE = re.compile(r"^\t\s*include\s*(['\"])(?P<name>.+?)\1\s*(?:!.*)?$", re.IGNORECASE)
+_FREE_INCLUDE = re.compile(r"^\s*include\s*(['\"])(?P<name>.+?)\1\s*(?:!.*)?$", re.IGNORECASE)
+
+
+def form_of(filename: str | Path, form: str | None = None) -> str:
+    """The source form of ``filename``: ``form`` when given, else by suffix."""
+    if form is not None:
+        if form not in (FIXED, FREE):
+            raise FortranError(f"unknown source form {form!r} (use 'fixed' or 'free')", file=str(filename))
+        return form
+    return FREE if Path(str(filename)).suffix in FREE_SUFFIXES else FIXED
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a physical line is written: ``file`` and ``line`` (1-based).
+
+    ``top_line`` is the line of the top-level file the line stands for: its own
+    line, or the INCLUDE line that brought it in (outermost INCLUDE).
+    """
+
+    file: str
+    line: int
+    top_line: int
+
+
+@dataclass(frozen=True)
+class Source:
+    """The physical lines of one top-level file with its INCLUDEs expanded."""
+
+    file: str
+    form: str
+    lines: tuple[str, ...]
+    origins: tuple[Origin, ...]
+    files: tuple[str, ...]  # every file read, top-level first, in reading order
+    texts: tuple[tuple[str, tuple[str, ...]], ...]  # file -> its own text lines
+
+
+def decode(data: bytes) -> str:
+    """Source bytes as text: UTF-8, else Latin-1 (which maps every byte, so nothing is lost)."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1")
+
+
+def _read(path: str, where: Origin | None) -> tuple[str, ...]:
+    try:
+        data = Path(path).read_bytes()
+    except OSError as exc:
+        reason = exc.strerror or str(exc)
+        if where is not None:
+            raise IncludeError(f"cannot read include file '{path}': {reason}", where.file, where.line) from None
+        raise FortranError(f"cannot read source file: {reason}", file=path) from None
+    return tuple(decode(data).splitlines())
+
+
+def include_name(line: str, form: str) -> str | None:
+    """The file named by an INCLUDE line, or None when ``line`` is not one."""
+    if form == FIXED:
+        m = _FIXED_INCLUDE.match(line[:72]) or _TAB_INCLUDE.match(line[:72])
+    else:
+        m = _FREE_INCLUDE.match(line)
+    return m.group("name").strip() if m else None
+
+
+def _resolve(name: str, including: str, include_dirs: Sequence[str], where: Origin) -> str:
+    """The path of include file ``name``: next to the including file first, then the -I dirs."""
+    if os.path.isabs(name):
+        candidates = [name]
+    else:
+        candidates = [os.path.join(os.path.dirname(including), name)]
+        candidates += [os.path.join(d, name) for d in include_dirs]
+    for c in candidates:
+        if os.path.isfile(c):
+            return os.path.normpath(c)
+    searched = ", ".join(dict.fromkeys(os.path.dirname(c) or "." for c in candidates))
+    raise IncludeError(f"include file '{name}' not found (searched: {searched})", where.file, where.line)
+
+
+def load(
+    file: str,
+    form: str,
+    include_dirs: Sequence[str | Path] = (),
+    text: str | None = None,
+) -> Source:
+    """Read ``file`` (or take ``text`` as its content) and expand its INCLUDE lines."""
+    dirs = [str(d) for d in include_dirs]
+    texts: dict[str, tuple[str, ...]] = {}
+    lines: list[str] = []
+    origins: list[Origin] = []
+
+    def expand(path: str, own: tuple[str, ...], top: Origin | None, chain: tuple[str, ...]) -> None:
+        texts.setdefault(path, own)
+        for number, line in enumerate(own, 1):
+            here = Origin(path, number, top.top_line if top else number)
+            name = include_name(line, form)
+            if name is None:
+                lines.append(line)
+                origins.append(here)
+                continue
+            target = _resolve(name, path, dirs, here)
+            if os.path.normpath(target) in map(os.path.normpath, chain):
+                raise IncludeError(f"INCLUDE '{name}' includes itself (through {' -> '.join(chain)})", path, number)
+            expand(target, texts.get(target) or _read(target, here), top or here, chain + (target,))
+
+    own = tuple(text.splitlines()) if text is not None else _read(file, None)
+    expand(file, own, None, (file,))
+    return Source(
+        file=file,
+        form=form,
+        lines=tuple(lines),
+        origins=tuple(origins),
+        files=tuple(texts),
+        texts=tuple(texts.items()),
+    )

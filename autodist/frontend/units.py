@@ -1,0 +1,145 @@
+"""Program units of one source, and the text fparser2 reads for each of them.
+
+Units are found here, from the statements, before fparser2 sees anything:
+fparser2 silently drops every unit after a main program without a PROGRAM
+statement, so such a main program is given a ``PROGRAM MAIN`` line, and each
+unit is parsed on its own.  The text fparser2 reads is the unit's code lines
+without comments, directives or preprocessor lines; a few statements are given
+in another form (a header without its HPF prefixes, deleted features as
+CONTINUE, Holleriths in DATA as strings).  :attr:`UnitSource.line_map` maps
+every line of that text back to the statement it stands for.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..errors import FortranError
+from . import classify
+from .classify import Header
+from .lines import Scan, Statement
+from .source import FIXED, Source
+
+
+@dataclass(frozen=True)
+class UnitText:
+    """The statements of one program unit (``header_stmt`` is None for a main
+    program without a PROGRAM statement)."""
+
+    header: Header
+    header_stmt: Statement | None
+    statements: tuple[Statement, ...]  # between the header and END, both excluded
+    end: Statement
+
+    @property
+    def first(self) -> int:
+        return (self.header_stmt or (self.statements[0] if self.statements else self.end)).first
+
+
+@dataclass(frozen=True)
+class Note:
+    """How fparser2 reads a statement differently from its text: ``opaque`` is the
+    reason it was given as CONTINUE; ``holleriths`` the Hollerith constants of a
+    DATA statement given as strings, in order."""
+
+    opaque: str | None = None
+    holleriths: tuple[str, ...] = ()
+
+
+HEADER = -1
+END = -2
+
+
+@dataclass(frozen=True)
+class LineRef:
+    """What one line of the fparser2 text stands for: a statement of the unit
+    (index into :attr:`UnitText.statements`, or :data:`HEADER` / :data:`END`)."""
+
+    stmt: int
+    first: int  # physical line indices in Source.lines
+    last: int
+
+
+@dataclass(frozen=True)
+class UnitSource:
+    unit: UnitText
+    lines: tuple[str, ...]
+    line_map: tuple[LineRef, ...]
+    notes: tuple[Note | None, ...]  # per statement
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+    def statement_at(self, fparser_line: int) -> LineRef:
+        index = min(max(fparser_line, 1), len(self.line_map)) - 1
+        return self.line_map[index]
+
+    def code_of(self, stmt: int) -> tuple[str, ...]:
+        """The fparser2 lines of statement ``stmt``."""
+        return tuple(line for line, ref in zip(self.lines, self.line_map) if ref.stmt == stmt)
+
+
+def split_units(scan: Scan, source: Source) -> tuple[UnitText, ...]:
+    """The program units of ``scan``, in order; an unterminated unit is an error."""
+    units: list[UnitText] = []
+    pending: list[Statement] = []
+    for st in scan.statements:
+        if classify.is_end(st):
+            units.append(_unit(pending, st))
+            pending = []
+        else:
+            pending.append(st)
+    if pending:
+        unit_header = classify.header(pending[0])
+        o = source.origins[pending[0].first]
+        what = f"{unit_header.kind} {unit_header.name}" if unit_header else "main program"
+        raise FortranError(f"{what} has no END statement", o.file, o.line)
+    return tuple(units)
+
+
+def _unit(statements: list[Statement], end: Statement) -> UnitText:
+    if statements:
+        h = classify.header(statements[0])
+        if h is not None:
+            return UnitText(h, statements[0], tuple(statements[1:]), end)
+    return UnitText(Header("program", "MAIN", (), "PROGRAM MAIN"), None, tuple(statements), end)
+
+
+def _line(label: int | None, text: str, fixed: bool) -> str:
+    if fixed:
+        return f"{label if label is not None else '':>5} {text}"
+    return f"{label} {text}" if label is not None else text
+
+
+def unit_source(unit: UnitText, form: str) -> UnitSource:
+    """The text fparser2 reads for ``unit``, with its line map and notes."""
+    fixed = form == FIXED
+    lines: list[str] = []
+    refs: list[LineRef] = []
+    notes: list[Note | None] = []
+
+    def emit(text: str, stmt: int, first: int, last: int) -> None:
+        lines.append(text)
+        refs.append(LineRef(stmt, first, last))
+
+    hs = unit.header_stmt
+    first = hs.first if hs else unit.first
+    emit(_line(None, unit.header.text, fixed), HEADER, first, hs.last if hs else first)
+    for k, st in enumerate(unit.statements):
+        note = None
+        reason = classify.deleted_feature(st, fixed)
+        if reason is not None:
+            note = Note(opaque=reason)
+            emit(_line(st.label, "CONTINUE", fixed), k, st.first, st.last)
+        elif (data := classify.data_rewrite(st, fixed)) is not None:
+            note = Note(holleriths=data[1])
+            emit(_line(st.label, data[0], fixed), k, st.first, st.last)
+        elif (canon := classify.canonical(st)) is not None:
+            emit(_line(st.label, canon, fixed), k, st.first, st.last)
+        else:
+            for code, index in zip(st.code, st.lines):
+                emit(code, k, index, index)
+        notes.append(note)
+    emit(_line(None, "END", fixed), END, unit.end.first, unit.end.last)
+    return UnitSource(unit, tuple(lines), tuple(refs), tuple(notes))
