@@ -188,3 +188,19 @@ def simple(bounds: tuple[tuple[int, int], ...], formats: tuple[Format, ...], gri
         formats=formats,
         grid=grid,
     )
+
+
+def on_rank(bounds: tuple[tuple[int, int], ...], rank: int) -> Layout:
+    """A layout that keeps the whole array on one rank (the source of a
+    scatter, the target of a gather): a template with one extra dimension of
+    ``rank + 1`` cells distributed BLOCK over ``rank + 1`` processors, the
+    array fixed at cell ``rank``."""
+    if rank < 0:
+        raise ValueError("rank must be non-negative")
+    return Layout(
+        bounds=bounds,
+        template=tuple(bounds) + ((0, rank),),
+        align=tuple(Axis(d) for d in range(len(bounds))) + (Fixed(rank),),
+        formats=tuple(COLLAPSED for _ in bounds) + (BLOCK,),
+        grid=(rank + 1,),
+    )
