@@ -31,7 +31,7 @@ def _prefixes(form: str) -> tuple[str, str, str]:
     if form == "fixed":
         return "CHPF$ ", "CHPF$+", ""
     if form == "free":
-        return "!HPF$ ", "!HPF$&", "&"
+        return "!HPF$ ", "!HPF$&", " &"
     raise ValueError(f"form must be 'fixed' or 'free', not {form!r}")
 
 

@@ -459,13 +459,28 @@ def _from_actual(name: str, bounds: Bounds, actual: Layout, span: ir.Span | None
     return root, Placement(name, align)
 
 
+def _bounds_from_actual(sym: ir.Symbol, actual: Layout | None, env: _Env) -> Bounds:
+    """Bounds of an adjustable or assumed-size dummy: unknown extents from the actual argument."""
+    if actual is None or actual.rank != sym.rank:
+        raise _Unknown("no actual argument of the same rank")
+    out = []
+    for d, (alo, ahi) in zip(sym.dims or (), actual.bounds):
+        lo = env.eval(d.lower, sym.span)
+        try:
+            hi = env.eval(d.upper, sym.span) if d.upper is not None else lo + ahi - alo
+        except _Unknown:
+            hi = lo + ahi - alo
+        out.append((lo, hi))
+    return tuple(out)
+
+
 def _spec_directives(unit: ir.Unit) -> tuple[list[m.Directive], list[m.Directive]]:
     spec: list[m.Directive] = []
     execs: list[m.Directive] = []
     for raw in unit.directives:
         for d in parse_directive(raw):
             if isinstance(d, m.Independent):
-                raise _err("INDEPENDENT must stand right before a DO loop, not in the specification part", d.span)
+                continue  # read by _loops: it may stand right before the first DO
             (execs if isinstance(d, m.EXECUTABLE) else spec).append(d)
     return spec, execs
 
@@ -495,7 +510,10 @@ def resolve_unit(
         try:
             st.arrays[sym.name] = st.env.bounds_of(sym.name, sym.span)
         except _Unknown as u:
-            st.unresolved[sym.name] = f"bounds not known here ({u})"
+            try:
+                st.arrays[sym.name] = _bounds_from_actual(sym, actuals.get(sym.name), st.env)
+            except _Unknown:
+                st.unresolved[sym.name] = f"bounds not known here ({u})"
 
     def declare(kind: str, shapes: tuple[m.Shape, ...], span: ir.Span | None, into: dict) -> None:
         for s in shapes:
@@ -663,6 +681,15 @@ def _loops(unit: ir.Unit) -> tuple[dict[int, m.Independent], tuple[m.Unsupported
             for b in s.blocks():
                 block(b)
 
+    # a front end may keep an INDEPENDENT that precedes the first executable
+    # statement among the specification directives
+    first = next((t for t in unit.body if not isinstance(t, ir.Directive)), None)
+    for raw in unit.directives:
+        for d in parse_directive(raw):
+            if isinstance(d, m.Independent):
+                if not isinstance(first, ir.Do) or not unit.decl_end < raw.span.first < first.span.first:
+                    raise _err("INDEPENDENT must stand right before a DO loop, not in the specification part", d.span)
+                _attach(d, first, found)
     block(unit.body)
     return found, tuple(unsupported)
 

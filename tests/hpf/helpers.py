@@ -54,7 +54,7 @@ def make_unit(symbols, directives=(), body=(), kind="subroutine", prefixes=(), f
         symbols=tuple(symbols),
         body=tuple(body),
         span=span(1, 100),
-        decl_end=first_line + len(ds),
+        decl_end=first_line - 1,
         directives=ds,
         prefixes=tuple(prefixes),
     )

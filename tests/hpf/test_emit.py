@@ -81,7 +81,7 @@ def test_fixed_form_lines_are_column_1_at_most_72_and_continue_at_commas():
 def test_free_form_lines_continue_with_ampersands():
     names = tuple(f"ARRAY{i:02d}" for i in range(20))
     lines = directive_lines([m.Dynamic(names)], "free", width=60)
-    assert lines[0].startswith("!HPF$ DYNAMIC ") and lines[0].endswith(",&")
+    assert lines[0].startswith("!HPF$ DYNAMIC ") and lines[0].endswith(", &")
     assert all(line.startswith("!HPF$& ") for line in lines[1:])
     assert all(line.endswith("&") for line in lines[:-1]) and not lines[-1].endswith("&")
     assert all(len(line) <= 60 for line in lines)

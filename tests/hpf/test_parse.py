@@ -317,11 +317,44 @@ def test_end_to_end_through_the_front_end(frontend):
     prog = frontend.read_text(FIXED_PROGRAM, "main.f", "fixed")
     unit = prog.units[0]
     parsed = [d for raw in unit.directives for d in parse_directive(raw)]
-    assert parsed == [
+    assert parsed[:5] == [
         m.Processors((m.Shape("P", (m.Extent(C(2)), m.Extent(C(2)))),)),
         m.Template((m.Shape("T", (m.Extent(N("N")), m.Extent(N("N")))),)),
         m.Align(("A",), ("I", "J"), "T", (N("J"), N("I"))),
         m.Align(("B",), ("I",), "T", (N("I"), m.STAR)),
         m.Distribute(("T",), (m.DistFormat("BLOCK"), m.DistFormat("CYCLIC")), "P"),
     ]
-    assert [raw.span.first for raw in unit.directives] == [5, 6, 7, 8, 9]
+    assert [d.span.first for d in parsed[:5]] == [5, 6, 7, 8, 9]
+    assert parsed[4].span.last == 10
+
+
+FREE_PROGRAM = """\
+subroutine smooth(x, n)
+  integer, parameter :: m = 6
+  integer :: n, i, j
+  real :: x(n), y(m, m)
+  !hpf$ inherit x
+  !HPF$ distribute y(*, &
+  !HPF$&   cyclic(2))
+  !HPF$ dynamic y
+  y = 0.0
+  !HPF$ independent, new(j)
+  do i = 1, m
+    y(i, 1) = real(i)
+  end do
+  !HPF$ redistribute y(block, *)
+end subroutine smooth
+"""
+
+
+def test_end_to_end_free_form_through_the_front_end(frontend):
+    prog = frontend.read_text(FREE_PROGRAM, "smooth.f90", "free")
+    unit = prog.units[0]
+    parsed = [d for raw in unit.directives for d in parse_directive(raw)]
+    assert parsed == [
+        m.Inherit(("X",)),
+        m.Distribute(("Y",), (m.DistFormat("*"), m.DistFormat("CYCLIC", C(2)))),
+        m.Dynamic(("Y",)),
+    ]
+    body = [d for s in unit.body if isinstance(s, ir.Directive) for d in parse_directive(s)]
+    assert body == [m.Independent(new=("J",)), m.Redistribute(("Y",), (m.DistFormat("BLOCK"), m.DistFormat("*")))]

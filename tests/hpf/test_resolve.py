@@ -9,7 +9,7 @@ import pytest
 from autodist import ir
 from autodist.errors import HpfError
 from autodist.hpf import model as m
-from autodist.hpf.parse import parse_text
+from autodist.hpf.parse import parse_directive, parse_text
 from autodist.hpf.resolve import apply_executable, default_grid, resolve_unit
 from autodist.layout.model import BLOCK, Axis, Format, Layout, Replicated
 
@@ -227,6 +227,16 @@ def test_bounds_from_dummy_scalars_need_values():
     check(known.layout("A"), lambda i: {(i,)}, ((1, 6),), (F("BLOCK"),), (2,))
 
 
+def test_adjustable_and_assumed_size_dummies_take_unknown_extents_from_the_actual():
+    actual = Layout(((1, 6),), ((1, 6),), (Axis(0),), (Format("CYCLIC"),), (3,))
+    unit = make_unit([scalar("N", dummy=True), array("X", ir.Name("N"), dummy=True), array("Z", (0, None), dummy=True)],
+                     ["INHERIT X, Z"])
+    got = resolve_unit(unit, nprocs=3, actuals={"X": actual, "Z": actual})
+    assert got.layout("X") == actual
+    check(got.layout("Z"), lambda i: {(i + 1,)}, ((1, 6),), (F("CYCLIC"),), (3,))
+    assert set(resolve_unit(unit, nprocs=3).unresolved) == {"X", "Z"}
+
+
 # --------------------------------------------------------------------------- executable directives
 
 
@@ -303,6 +313,11 @@ def test_independent_is_attached_to_the_do_that_follows():
         20: m.Independent(loops=("J", "I")),
         21: m.Independent(loops=("J", "I")),
     }
+
+
+def test_independent_before_the_first_statement_may_come_with_the_specification_directives():
+    unit = make_unit([array("A", 10)], ["DISTRIBUTE A(BLOCK)", "INDEPENDENT, NEW(K)"], body=[do("I", 4)])
+    assert resolve_unit(unit, nprocs=2).independent == {4: m.Independent(new=("K",))}
 
 
 def test_unsupported_directives_and_prefixes_are_recorded():
@@ -393,3 +408,27 @@ def test_errors_among_executable_statements():
     unit = make_unit([array("A", 8)], body=[directive("INDEPENDENT(K)", 20), do("I", 21)])
     with pytest.raises(HpfError, match=r"prog.f:20: INDEPENDENT\(K\) names K but the DO loop that follows runs over I"):
         resolve_unit(unit, nprocs=2)
+
+
+# --------------------------------------------------------------------------- through the front end
+
+
+def test_end_to_end_resolution_through_the_front_end(frontend):
+    from .test_parse import FIXED_PROGRAM, FREE_PROGRAM
+
+    unit = frontend.read_text(FIXED_PROGRAM, "main.f", "fixed").units[0]
+    got = resolve_unit(unit, nprocs=4)
+    t, fmts, grid = ((1, 8), (1, 8)), (F("BLOCK"), F("CYCLIC")), (2, 2)
+    check(got.layout("A"), lambda i, j: {(j, i)}, t, fmts, grid)
+    check(got.layout("B"), lambda i: {(i, k) for k in range(1, 9)}, t, fmts, grid)
+    assert got.independent == {13: m.Independent(new=("I",))}
+
+    sub = frontend.read_text(FREE_PROGRAM, "smooth.f90", "free").units[0]
+    actual = Layout(((1, 10),), ((1, 10),), (Axis(0),), (BLOCK,), (4,))
+    state = resolve_unit(sub, nprocs=4, actuals={"X": actual})
+    assert state.layout("X") == actual
+    check(state.layout("Y"), lambda i, j: {(i, j)}, ((1, 6), (1, 6)), (F("*"), F("CYCLIC", 2)), (4,))
+    assert list(state.independent) == [11]
+    (redistribute,) = [d for s in sub.body if isinstance(s, ir.Directive) for d in parse_directive(s) if isinstance(d, m.Redistribute)]
+    after = apply_executable(redistribute, state, sub)
+    check(after.layout("Y"), lambda i, j: {(i, j)}, ((1, 6), (1, 6)), (F("BLOCK"), F("*")), (4,))
