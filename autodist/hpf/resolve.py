@@ -30,13 +30,12 @@ that depend on dummy arguments without ``values``) is listed in
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from itertools import product
 from math import prod
 from typing import Iterator, Mapping, Sequence
 
 from .. import ir
 from ..errors import HpfError
-from ..layout.model import Axis, Fixed, Format, Layout, Replicated, Target, REPLICATED
+from ..layout.model import REPLICATED, Axis, Fixed, Format, Layout, Target
 from . import model as m
 from .emit import directive_text, expr_text
 from .parse import parse_directive, parse_prefix
@@ -279,10 +278,10 @@ def _spec(d: m.Align | m.Realign) -> _AlignSpec:
     return _AlignSpec(d.source, d.target, d.subscripts, directive_text(d), d.span)
 
 
-def _relations(
-    alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, env: _Env
-) -> list[tuple]:
-    """Per target dimension: ("rep",), ("fixed", c) or ("axis", dim, a, b) meaning j = a*i + b."""
+def _relations(alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, env: _Env) -> list[Target]:
+    """Per dimension of the align target, where the alignee lies along it: ``Axis(dim,
+    a, b)`` (target index ``a*i + b`` for alignee index ``i`` of dimension ``dim``),
+    ``Fixed(c)`` or ``REPLICATED``; checked to stay inside the target's bounds."""
     span, what = spec.span, f"{spec.text}:"
     rank = len(bounds)
     source = spec.source
@@ -304,11 +303,11 @@ def _relations(
         raise _err(f"{what} {len(colons)} ':' in the align-source list but {len(triplets)} triplets in {spec.target}", span)
     colon_of = dict(zip(triplets, colons))
     used: dict[str, int] = {}
-    rel: list[tuple] = []
+    rel: list[Target] = []
     for k, s in enumerate(subs):
         tlo, thi = tbounds[k]
         if isinstance(s, m.Star):
-            rel.append(("rep",))
+            rel.append(REPLICATED)
             continue
         if isinstance(s, m.Triplet):
             d = colon_of[k]
@@ -321,44 +320,46 @@ def _relations(
             ext = bounds[d][1] - bounds[d][0] + 1
             if count != ext:
                 raise _err(f"{what} triplet of {spec.target} dimension {k + 1} has {count} elements but {alignee} dimension {d + 1} has {ext}", span)
-            rel.append(("axis", d, st, lo - st * bounds[d][0]))
+            rel.append(Axis(d, st, lo - st * bounds[d][0]))
         else:
             form = _affine(s, dummies, env, span)
             vars_ = [v for v, a in (form[0].items() if form else ()) if a != 0]
             if form is None or len(vars_) > 1:
                 raise _err(f"{what} subscript {expr_text(s)} of {spec.target} is not affine in one align-dummy", span)
             if not vars_:
-                rel.append(("fixed", form[1]))
-                continue
-            v = vars_[0]
-            if v in used:
-                raise _err(f"{what} align-dummy {v} appears in two subscripts of {spec.target}", span)
-            used[v] = k
-            rel.append(("axis", source.index(v), form[0][v], form[1]))
-        # bounds check: the alignee must land inside the target
+                rel.append(Fixed(form[1]))
+            else:
+                v = vars_[0]
+                if v in used:
+                    raise _err(f"{what} align-dummy {v} appears in two subscripts of {spec.target}", span)
+                used[v] = k
+                rel.append(Axis(source.index(v), form[0][v], form[1]))
+        # the alignee must land inside the target
         r = rel[-1]
-        if r[0] == "fixed":
-            reach = [r[1]]
+        if isinstance(r, Fixed):
+            reach = [r.index]
         else:
-            lo_i, hi_i = bounds[r[1]]
-            reach = [r[2] * lo_i + r[3], r[2] * hi_i + r[3]] if hi_i >= lo_i else []
+            assert isinstance(r, Axis)
+            lo_i, hi_i = bounds[r.dim]
+            reach = [r(lo_i), r(hi_i)] if hi_i >= lo_i else []
         bad = [x for x in reach if not tlo <= x <= thi]
         if bad:
             raise _err(f"{what} {alignee} reaches index {bad[0]} of {spec.target} dimension {k + 1}, outside {tlo}:{thi}", span)
     return rel
 
 
-def _compose(rel: list[tuple], target: Placement, tbounds: Bounds, root: Root, spec: _AlignSpec, alignee: str) -> Placement:
+def _compose(rel: list[Target], target: Placement, tbounds: Bounds, root: Root, spec: _AlignSpec, alignee: str) -> Placement:
+    """The alignee's placement on the target's root: ``rel`` followed by the target's placement."""
     out: list[Target] = []
     for r, t in enumerate(target.align):
         if not isinstance(t, Axis):
             out.append(t)
             continue
         x = rel[t.dim]
-        if x[0] == "fixed":
-            out.append(Fixed(t(x[1])))
-        elif x[0] == "axis":
-            out.append(Axis(x[1], t.stride * x[2], t.stride * x[3] + t.offset))
+        if isinstance(x, Fixed):
+            out.append(Fixed(t(x.index)))
+        elif isinstance(x, Axis):
+            out.append(Axis(x.dim, t.stride * x.stride, t.stride * x.offset + t.offset))
         else:
             lo, hi = sorted((t(tbounds[t.dim][0]), t(tbounds[t.dim][1])))
             if abs(t.stride) != 1 or (lo, hi) != root.bounds[r]:
@@ -402,6 +403,7 @@ def _object_bounds(st: _State, name: str, what: str, span: ir.Span | None) -> Bo
 
 
 def _distribution(d: m.Distribute | m.Redistribute, name: str, bounds: Bounds, st: _State) -> Root:
+    """The root ``name`` distributed as ``d`` says (formats, arrangement, checks)."""
     processors = st.processors
     span, what = d.span, directive_text(d)
     assert d.formats is not None
@@ -590,7 +592,7 @@ def resolve_unit(
             continue
         if n in inherit or (n in distributes and distributes[n].transcriptive):
             if n in actuals:
-                st.roots[n], st.placements[n] = _from_actual(n, b, actuals[n], (inherit.get(n) or distributes[n].span))
+                st.roots[n], st.placements[n] = _from_actual(n, b, actuals[n], (inherit[n] if n in inherit else distributes[n].span))
             else:
                 st.unresolved[n] = "mapping inherited from the actual argument, which was not given"
             continue

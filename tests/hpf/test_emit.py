@@ -21,7 +21,7 @@ from autodist.hpf.emit import (
 from autodist.hpf.lines import format_lines, scan_directives
 from autodist.hpf.parse import parse_directive, parse_text
 from autodist.hpf.resolve import apply_executable, resolve_unit
-from autodist.layout.model import BLOCK, COLLAPSED, CYCLIC, Axis, Fixed, Format, Layout, REPLICATED, replicated, simple
+from autodist.layout.model import BLOCK, COLLAPSED, CYCLIC, REPLICATED, Axis, Fixed, Layout, replicated, simple
 
 from . import strategies as S
 from .helpers import array, make_unit, scalar

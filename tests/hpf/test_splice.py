@@ -77,7 +77,7 @@ def _insertions(form: str) -> list[Insertion]:
     ]
 
 
-@pytest.mark.parametrize("form, text", [("fixed", FIXED), ("free", FREE)])
+@pytest.mark.parametrize("form, text", [("fixed", FIXED), ("free", FREE)], ids=["fixed", "free"])
 def test_splice_then_strip_gives_back_the_input_byte_for_byte(form, text):
     lines = text.splitlines(keepends=True)
     out = splice(lines, _insertions(form), form)
@@ -151,7 +151,7 @@ def _compile(tmp_path, name: str, text: str) -> str:
 
 @requires_gfortran
 @pytest.mark.gfortran
-@pytest.mark.parametrize("form, text, name", [("fixed", FIXED, "heat.f"), ("free", FREE, "heat.f90")])
+@pytest.mark.parametrize("form, text, name", [("fixed", FIXED, "heat.f"), ("free", FREE, "heat.f90")], ids=["fixed", "free"])
 def test_gfortran_compiles_the_spliced_file_to_the_same_results(tmp_path, form, text, name):
     spliced = "".join(splice(text.splitlines(keepends=True), _insertions(form), form))
     assert spliced != text
