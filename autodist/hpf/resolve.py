@@ -29,6 +29,7 @@ that depend on dummy arguments without ``values``) is listed in
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field, replace
 from math import prod
 from typing import Iterator, Mapping, Sequence
@@ -130,6 +131,9 @@ def _factorizations(n: int, k: int) -> Iterator[tuple[int, ...]]:
                 yield (d,) + rest
 
 
+_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
+
+
 class _Unknown(Exception):
     """A value that cannot be known without the call site (not a user error)."""
 
@@ -165,12 +169,8 @@ class _Env:
             return -v if e.op == "-" else v
         if isinstance(e, ir.BinOp):
             a, b = self.eval(e.left, span), self.eval(e.right, span)
-            if e.op == "+":
-                return a + b
-            if e.op == "-":
-                return a - b
-            if e.op == "*":
-                return a * b
+            if e.op in _ARITH:
+                return _ARITH[e.op](a, b)
             if e.op == "/":
                 if b == 0:
                     raise _err("division by zero", span)
