@@ -235,20 +235,28 @@ def procs_name(lay: Layout) -> str:
 
 @dataclass(frozen=True)
 class _Group:
-    template: str  # template name, or the array's own name when distributed directly
-    direct: bool
-    arrays: tuple[str, ...]
-    layout: Layout  # of the first array (template, formats, grid are shared)
+    """Arrays on one template.  ``template`` is the name ALIGN and DISTRIBUTE use: a
+    TEMPLATE to declare (``declare``), or an array distributed as itself."""
+
+    template: str
+    declare: bool
+    aligned: tuple[str, ...]  # the arrays that get an ALIGN
+    layout: Layout  # of one of them (template, formats, grid are shared)
+
+    @property
+    def arrays(self) -> tuple[str, ...]:
+        return self.aligned if self.declare or self.template in self.aligned else (self.template,) + self.aligned
 
 
 def _groups(arrays: Mapping[str, Layout], avoid: Iterable[str]) -> list[_Group]:
-    taken = {n.upper() for n in avoid} | {n.upper() for n in arrays}
-    taken |= {lay.template_name for lay in arrays.values() if lay.template_name}
+    clash = {n.upper() for n in avoid} | {n.upper() for n in arrays}
+    taken = set(clash)
     keyed: dict[object, list[str]] = {}
     for name in sorted(arrays):
         lay = arrays[name]
         key = lay.template_name or (lay.template, lay.formats, lay.grid, lay.procs_name)
         keyed.setdefault(key, []).append(name)
+    taken |= {k for k in keyed if isinstance(k, str)}
     groups: list[_Group] = []
     counter = 0
     for key, names in keyed.items():
@@ -257,16 +265,17 @@ def _groups(arrays: Mapping[str, Layout], avoid: Iterable[str]) -> list[_Group]:
             other = arrays[n]
             if (other.template, other.formats, other.grid) != (first.template, first.formats, first.grid):
                 raise ValueError(f"{names[0]} and {n} share template {key} but disagree on its shape or distribution")
-        if len(names) == 1 and _is_direct(names[0], first):
-            groups.append(_Group(names[0], True, (names[0],), first))
+        anchor = next((n for n in names if _is_direct(n, arrays[n]) and (len(names) == 1 or n == key)), None)
+        if anchor is not None:  # distributed as itself, the others aligned with it
+            groups.append(_Group(anchor, False, tuple(n for n in names if n != anchor), first))
             continue
         tname = first.template_name
-        if not tname:
+        if not tname or tname in clash:
             counter += 1
             while f"T{counter}" in taken:
                 counter += 1
             tname = f"T{counter}"
-        groups.append(_Group(tname, False, tuple(names), first))
+        groups.append(_Group(tname, True, tuple(names), first))
     return groups
 
 
@@ -307,7 +316,7 @@ def layout_directives(
     for g in groups:
         if any(f.distributed for f in g.layout.formats):
             need_procs(g.layout)
-        if not g.direct:
+        if g.declare:
             templates[g.template] = g.layout.template
     for later in remaps:
         for name, lay in later.items():
@@ -321,8 +330,7 @@ def layout_directives(
     if templates:
         out.append(m.Template(tuple(_bounds_shape(n, b) for n, b in templates.items())))
     for g in groups:
-        if not g.direct:
-            out.extend(_aligns(g.arrays, shown, g.template, realign=False))
+        out.extend(_aligns(g.aligned, shown, g.template, realign=False))
     dist_of = [(g.template, g.layout) for g in groups] + list(later_templates.items())
     for tname, lay in dist_of:
         onto = procs_name(lay) if lay.grid else None
@@ -330,7 +338,8 @@ def layout_directives(
     names: list[str] = []
     for g in groups:
         moving = [a for a in g.arrays if a in dyn]
-        names.extend(moving if g.direct or not moving else moving + [g.template])
+        aligned_moving = any(a in dyn for a in g.aligned if a != g.template)
+        names.extend(moving + [g.template] if aligned_moving and g.template not in moving else moving)
     if names:
         out.append(m.Dynamic(tuple(names)))
     return tuple(out)

@@ -179,6 +179,24 @@ def test_unnamed_templates_are_grouped_by_meaning_and_named_apart_from_the_unit(
     ]
 
 
+def test_resolved_mappings_with_an_array_as_align_target_are_written_back_as_such():
+    unit = make_unit([array("A", 8), array("B", 6), array("T1", 3)], ["DISTRIBUTE A(CYCLIC(2))", "ALIGN B(I) WITH A(I+2)"])
+    layouts = resolve_unit(unit, nprocs=4).layouts
+    lines = directive_lines(layout_directives(layouts, dynamic=["B"]), "fixed")
+    assert lines == [
+        "CHPF$ PROCESSORS P4(4)",
+        "CHPF$ ALIGN B(I) WITH A(I+2)",
+        "CHPF$ DISTRIBUTE A(CYCLIC(2)) ONTO P4",
+        "CHPF$ DYNAMIC B, A",
+    ]
+    assert resolve_unit(_unit_from_lines(layouts, lines), nprocs=4).layouts == layouts
+    # a template named like an array of the unit is renamed
+    clash = {n: Layout(l.bounds, l.template, l.align, l.formats, l.grid, template_name="B") for n, l in layouts.items()}
+    lines = directive_lines(layout_directives(clash, avoid=["A", "B", "T1"]), "fixed")
+    assert "CHPF$ TEMPLATE T2(8)" in lines
+    assert resolve_unit(_unit_from_lines(clash, lines), nprocs=4).layouts == layouts
+
+
 def test_identical_alignments_share_an_attribute_form_align():
     lay = Layout(((1, 4),), ((1, 4), (1, 2)), (Axis(0), REPLICATED), (BLOCK, COLLAPSED), (2,), template_name="T")
     ds = layout_directives({"A": lay, "B": lay, "C": lay})
