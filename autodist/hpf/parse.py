@@ -74,10 +74,10 @@ class _Unsupported(Exception):
 class _Reader:
     """A cursor over the tokens of one directive."""
 
-    def __init__(self, text: str, where: ir.Span | None):
+    def __init__(self, text: str, where: ir.Span | None, toks: list[_Tok] | None = None):
         self.text = text.strip()
         self.where = where
-        self.toks = self._tokenize(self.text)
+        self.toks = self._tokenize(self.text) if toks is None else toks
         self.pos = 0
 
     # ---------------------------------------------------------------- tokens
@@ -436,23 +436,17 @@ def _split_top(toks: list[_Tok], sep: str) -> list[list[_Tok]]:
     return parts
 
 
-def _sub_reader(r: _Reader, toks: list[_Tok]) -> _Reader:
-    sub = _Reader.__new__(_Reader)
-    sub.text, sub.where, sub.toks, sub.pos = r.text, r.where, toks, 0
-    return sub
-
-
 def _combined(r: _Reader, attrs: list[list[_Tok]], entities: list[list[_Tok]]) -> tuple[m.Directive, ...]:
     """``attr, attr, ... :: entity, entity, ...`` into one directive per attribute."""
     shapes: list[m.Shape] = []
     for toks in entities:
-        e = _sub_reader(r, toks)
+        e = _Reader(r.text, r.where, toks)
         shapes.append(e.shaped("a name"))
         e.done()
     names = tuple(s.name for s in shapes)
     readers: list[tuple[str, _Reader]] = []
     for toks in attrs:
-        a = _sub_reader(r, toks)
+        a = _Reader(r.text, r.where, toks)
         word = next((k for k in KEYWORDS if a.keyword(k)), None)
         if word is None:
             if a.tok.kind == "name" and a.tok.text in UNMODELLED:
