@@ -292,7 +292,10 @@ def layout_directives(
     same template bounds, distribution and arrangement) share one TEMPLATE and
     DISTRIBUTE, each with its own ALIGN; an array alone on a template of its own
     bounds with identity alignment is distributed directly
-    (``DISTRIBUTE A(BLOCK,*) ONTO P4``).  Arrays whose template is not
+    (``DISTRIBUTE A(BLOCK,*) ONTO P4``), and so is an array whose name is the
+    group's ``template_name`` (the others are aligned with it, as the resolver
+    reports ``ALIGN B(I) WITH A(I)``).  A template is never named like one of
+    ``arrays`` or ``avoid``: it is renamed ``T1``, ``T2`` ... then.  Arrays whose template is not
     distributed at all get no directive (autodist reads them as replicated)
     unless they are ``dynamic``: those are declared DYNAMIC, with their
     template.  ``remaps`` are the later layouts (of REDISTRIBUTE/REALIGN) whose
