@@ -123,7 +123,7 @@ class UnitReader:
         us, h = self.us, self.header
         unit_span = self.span_of(us.line_map[0].first, us.line_map[-1].last)
         args, type_spec = self._header_parts(node)
-        table = SymbolTable(h.kind, h.name, args, None, unit_span)
+        table = SymbolTable(h.kind, h.name, args, None, unit_span, preprocessed=bool(extras.preprocs))
         if type_spec is not None:
             table.entry(h.name).type = table.type_spec(type_spec)
         builder = IrBuilder(table, self.file, self.span_of)
@@ -161,7 +161,9 @@ class UnitReader:
                         where.span.file,
                         where.span.first,
                     )
+                known = len(table.conflicts)
                 table.handle(child, where.span)
+                opaque_decls.extend((first, c) for c in table.conflicts[known:])
                 last_spec_line = self.top_line(last)
                 continue
             if opaque is None and isinstance(child, F.Data_Stmt):

@@ -77,8 +77,20 @@ class _Block:
 class SymbolTable:
     """Declarations and name resolution for one unit (see the module docstring)."""
 
-    def __init__(self, kind: str, name: str, args: tuple[str, ...], result_type: Type | None, span: Span):
+    def __init__(
+        self,
+        kind: str,
+        name: str,
+        args: tuple[str, ...],
+        result_type: Type | None,
+        span: Span,
+        preprocessed: bool = False,
+    ):
         self.kind = kind
+        # with ``#if`` lines both branches are read: a second declaration of a
+        # name is then kept as a note (an Opaque) instead of being an error
+        self.preprocessed = preprocessed
+        self.conflicts: list[ir.Opaque] = []
         self.unit_name = name
         self.span = span  # the statement being read (for errors and first uses)
         self.implicit: dict[str, Type | None] = {
@@ -106,6 +118,14 @@ class SymbolTable:
 
     def error(self, message: str) -> FortranError:
         return FortranError(message, self.span.file, self.span.first)
+
+    def conflict(self, name: str, message: str) -> bool:
+        """Whether a repeated declaration of ``name`` is tolerated (recorded, not applied)."""
+        if not self.preprocessed:
+            raise self.error(message)
+        reason = f"{message}: the first declaration is kept (preprocessor branches are not expanded)"
+        self.conflicts.append(ir.Opaque(self.span, None, name, reason))
+        return True
 
     def entry(self, name: str) -> _Entry:
         e = self.entries.get(name)
@@ -224,7 +244,8 @@ class SymbolTable:
     def declare_type(self, name: str, t: Type) -> None:
         e = self.entry(name)
         if e.type is not None and not (e.function and name == self.unit_name and e.type == t):
-            raise self.error(f"{name} is given a type twice")
+            self.conflict(name, f"{name} is given a type twice")
+            return
         e.type = t
         if e.is_param and e.value is not None:
             converted = make(e.value.value, t)
@@ -237,7 +258,8 @@ class SymbolTable:
     def declare_dims(self, name: str, spec) -> None:
         e = self.entry(name)
         if e.has_dims:
-            raise self.error(f"{name} is given dimensions twice")
+            self.conflict(name, f"{name} is given dimensions twice")
+            return
         if e.is_param:
             raise self.error(f"PARAMETER {name} cannot be an array")
         e.dims_spec = spec

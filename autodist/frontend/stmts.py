@@ -154,7 +154,10 @@ class IrBuilder:
         if opaque is not None:
             return ir.Opaque(span, label, text, opaque)
         if isinstance(node, F.Assignment_Stmt):
-            return ir.Assign(span, label, self.expr(node.items[0]), self.expr(node.items[2]))
+            target = self.expr(node.items[0])
+            if isinstance(target, ir.OpaqueExpr) or (isinstance(target, ir.Name) and self.table.is_array(target.name)):
+                return ir.Opaque(span, label, text, "array assignment (Fortran 90)")
+            return ir.Assign(span, label, target, self.expr(node.items[2]))
         if isinstance(node, F.If_Stmt):
             cond, action = node.items
             inner = self.statement(action, span, None, str(action), None)

@@ -86,6 +86,9 @@ def split_units(scan: Scan, source: Source) -> tuple[UnitText, ...]:
     pending: list[Statement] = []
     for st in scan.statements:
         if classify.is_end(st):
+            if not pending:
+                o = source.origins[st.first]
+                raise FortranError("END statement without a program unit before it", o.file, o.line)
             units.append(_unit(pending, st))
             pending = []
         else:
