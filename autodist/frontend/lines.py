@@ -242,10 +242,10 @@ class _Splitter:
             body = body.rstrip()[:-1]
         if is_cont and self.directives:
             last = self.directives[-1]
-            if self.fixed:
-                text = last.text.rstrip() + " " + body.strip()
+            if lead_amp and last.text[-1:].strip() and body[:1].strip():
+                text = last.text + body  # a word split across the lines
             else:
-                text = last.text + (body if lead_amp else body.lstrip())
+                text = last.text.rstrip() + " " + body.strip()
             self.directives[-1] = DirectiveText(last.sentinel, text, last.lines + (index,))
         elif body.strip() or continued:
             self.directives.append(DirectiveText(sentinel, body.lstrip(), (index,)))

@@ -24,6 +24,10 @@ from .units import UnitText, split_units, unit_source
 def _extras(scan: Scan, units: tuple[UnitText, ...], source: Source) -> list[Extras]:
     """The directives and ``#`` lines of each unit: those inside it, or before it
     (after the previous unit's END); those after the last END go to the last unit."""
+    if not units and (scan.directives or scan.preprocs):
+        first = scan.directives[0].first if scan.directives else scan.preprocs[0].line
+        o = source.origins[first]
+        raise FortranError("directive or preprocessor line outside any program unit", o.file, o.line)
     ends = [u.end.last for u in units]
     buckets: list[tuple[list, list]] = [([], []) for _ in units]
 
@@ -37,10 +41,6 @@ def _extras(scan: Scan, units: tuple[UnitText, ...], source: Source) -> list[Ext
         buckets[owner(d.first)][0].append(d)
     for p in scan.preprocs:
         buckets[owner(p.line)][1].append(p)
-    if not units and (scan.directives or scan.preprocs):
-        first = scan.directives[0].first if scan.directives else scan.preprocs[0].line
-        o = source.origins[first]
-        raise FortranError("directive or preprocessor line outside any program unit", o.file, o.line)
     return [Extras(tuple(d), tuple(p)) for d, p in buckets]
 
 
