@@ -46,6 +46,20 @@ class LoopVar:
 
 
 @dataclass(frozen=True)
+class Bound:
+    """A loop's bounds as affine forms (None where not affine) and its step."""
+
+    var: str
+    lower: ir.Affine | None
+    upper: ir.Affine | None
+    step: int | None
+
+
+def bound_of(do: ir.Do) -> Bound:
+    return Bound(do.var, ir.affine(do.start), ir.affine(do.end), step_of(do))
+
+
+@dataclass(frozen=True)
 class Ref:
     """One reference as the tests see it."""
 
@@ -54,6 +68,7 @@ class Ref:
     write: bool
     line: int
     inner: tuple[str, ...]  # loop variables inside the tested loop enclosing this ref
+    inner_bounds: tuple[Bound, ...] = ()  # the same loops' bounds
 
 
 @dataclass(frozen=True)
@@ -232,8 +247,21 @@ def carried(
     tested: LoopVar,
     inner: dict[str, LoopVar],
     direction: str,
+    nest: tuple[Bound, ...] = (),
 ) -> Outcome:
-    """Can ``r1`` at iteration t1 and ``r2`` at t2 touch one element, t1 (dir) t2?"""
+    """Can ``r1`` at iteration t1 and ``r2`` at t2 touch one element, t1 (dir) t2?
+
+    ``nest`` holds the bounds of the loops outside the tested one and of the
+    tested loop itself (last); with it, a dependence the per-position tests
+    cannot rule out is checked on the coupled system (see :mod:`.polyhedra`).
+    """
+    out = _carried_positions(r1, r2, tested, inner, direction)
+    if out.dependent and nest and _coupled_infeasible(r1, r2, nest, direction):
+        return Outcome(False, None)
+    return out
+
+
+def _carried_positions(r1: Ref, r2: Ref, tested: LoopVar, inner: dict[str, LoopVar], direction: str) -> Outcome:
     if r1.array != r2.array or len(r1.subscripts) != len(r2.subscripts):
         return Outcome(r1.array == r2.array, None)  # rank mismatch (EQUIVALENCE-like): assume yes
     in1 = {v: inner[v] for v in r1.inner if v in inner}
@@ -250,3 +278,64 @@ def carried(
                 return Outcome(False, None)
             distance = out.distance
     return Outcome(True, distance)
+
+
+def _rename(a: ir.Affine, side: dict[str, str]) -> dict[str, int]:
+    out: dict[str, int] = {}
+    for v, c in a.terms:
+        n = side.get(v, v)
+        out[n] = out.get(n, 0) + c
+    return out
+
+
+def _bounds_constraints(b: Bound, side: dict[str, str], out: list) -> None:
+    from .polyhedra import Constraint  # noqa: F401
+
+    v = side.get(b.var, b.var)
+    if b.step is None:
+        return
+    lo, hi = (b.lower, b.upper) if b.step > 0 else (b.upper, b.lower)
+    if lo is not None:  # v - lo >= 0
+        c = {v: 1}
+        for n, k in _rename(lo, side).items():
+            c[n] = c.get(n, 0) - k
+        out.append((c, -lo.const))
+    if hi is not None:  # hi - v >= 0
+        c = _rename(hi, side)
+        c[v] = c.get(v, 0) - 1
+        out.append((c, hi.const))
+
+
+def _coupled_infeasible(r1: Ref, r2: Ref, nest: tuple[Bound, ...], direction: str) -> bool:
+    """True when the whole system (all positions, all bounds) has no solution."""
+    from .polyhedra import feasible
+
+    if any(s is None for s in r1.subscripts + r2.subscripts) or len(r1.subscripts) != len(r2.subscripts):
+        return False
+    tested = nest[-1]
+    if tested.step is None:
+        return False
+    side1 = {tested.var: tested.var + "#1", **{b.var: b.var + "#1" for b in r1.inner_bounds}}
+    side2 = {tested.var: tested.var + "#2", **{b.var: b.var + "#2" for b in r2.inner_bounds}}
+    ineqs: list = []
+    for b in nest[:-1]:
+        _bounds_constraints(b, {}, ineqs)
+    _bounds_constraints(tested, side1, ineqs)
+    _bounds_constraints(tested, side2, ineqs)
+    for b in r1.inner_bounds:
+        _bounds_constraints(b, side1, ineqs)
+    for b in r2.inner_bounds:
+        _bounds_constraints(b, side2, ineqs)
+    t1, t2 = side1[tested.var], side2[tested.var]
+    earlier, later = (t1, t2) if direction == "<" else (t2, t1)
+    if tested.step > 0:  # later - earlier - 1 >= 0
+        ineqs.append(({later: 1, earlier: -1}, -1))
+    else:
+        ineqs.append(({earlier: 1, later: -1}, -1))
+    eqs = []
+    for s1, s2 in zip(r1.subscripts, r2.subscripts):
+        c = _rename(s1, side1)  # type: ignore[arg-type]
+        for n, k in _rename(s2, side2).items():  # type: ignore[arg-type]
+            c[n] = c.get(n, 0) - k
+        eqs.append((c, s1.const - s2.const))  # type: ignore[union-attr]
+    return not feasible(eqs, ineqs)

@@ -86,6 +86,9 @@ class RefPattern:
     count: float
     flops: int
     accesses: int
+    loop_lines: tuple[int, ...] = ()  # lines of the enclosing DO loops of the phase, outermost first
+    conditional: bool = False  # under an IF inside the phase
+    reduction: str | None = None  # "+", "*", "max", "min" when the statement is a reduction update
 
 
 @dataclass(frozen=True)
@@ -119,6 +122,7 @@ class LoopInfo:
     reductions: tuple[tuple[str, str], ...] = ()  # (name, op)
     dependences: tuple[Dependence, ...] = ()
     step: int | None = 1
+    do: ir.Do | None = field(default=None, compare=False, hash=False, repr=False)
 
 
 @dataclass(frozen=True)

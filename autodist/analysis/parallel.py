@@ -154,6 +154,7 @@ def _refs(do: ir.Do, uc: UnitContext, skip: set[int], variant: set[str]) -> list
         if id(s) in skip:
             continue
         inner = tuple(lp.var for lp in ctx.loops)
+        inner_bounds = tuple(dep.bound_of(lp) for lp in ctx.loops)
         written: list[ir.Index] = []
         if isinstance(s, ir.Assign) and isinstance(s.target, ir.Index):
             written.append(s.target)
@@ -163,22 +164,23 @@ def _refs(do: ir.Do, uc: UnitContext, skip: set[int], variant: set[str]) -> list
             pass
         seen_written = {id(w) for w in written}
         for w in written:
-            refs.append(_ref(w, True, s.span.first, inner, variant, do.var))
+            refs.append(_ref(w, True, s.span.first, inner, inner_bounds, variant, do.var))
         for e in s.exprs():
             for x in e.walk():
                 if isinstance(x, ir.Index) and id(x) not in seen_written and uc.is_array(x.name):
-                    refs.append(_ref(x, False, s.span.first, inner, variant, do.var))
+                    refs.append(_ref(x, False, s.span.first, inner, inner_bounds, variant, do.var))
     return refs
 
 
-def _ref(x: ir.Index, write: bool, line: int, inner: tuple[str, ...], variant: set[str], var: str) -> dep.Ref:
+def _ref(x: ir.Index, write: bool, line: int, inner: tuple[str, ...], inner_bounds: tuple[dep.Bound, ...],
+         variant: set[str], var: str) -> dep.Ref:
     subs = []
     for s in x.subscripts:
         a = ir.affine(s)
         if a is not None and any(v in variant and v != var and v not in inner for v in a.vars):
             a = None
         subs.append(a)
-    return dep.Ref(x.name, tuple(subs), write, line, inner)
+    return dep.Ref(x.name, tuple(subs), write, line, inner, inner_bounds)
 
 
 def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: int,
@@ -228,7 +230,8 @@ def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: i
         ranges.setdefault(lp.var, lv.range)
     variant = set(writes) - loop_vars
     refs = _refs(do, uc, skip, variant)
-    deps.extend(_array_deps(refs, tested, inner_info, uc))
+    nest = tuple(dep.bound_of(o) for o in outer) + (dep.bound_of(do),)
+    deps.extend(_array_deps(refs, tested, inner_info, uc, nest))
 
     parallel = not deps
     if parallel:
@@ -245,12 +248,12 @@ def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: i
         bounds=bounds_text(do), trip_count=trip_count, trip_known=trip_known,
         iterations=iterations, parallel=parallel, reason=reason,
         private=tuple(sorted(private)), reductions=tuple((r.name, r.op) for r in reductions),
-        dependences=tuple(deps), step=tested.step,
+        dependences=tuple(deps), step=tested.step, do=do,
     )
 
 
 def _array_deps(refs: list[dep.Ref], tested: dep.LoopVar, inner: dict[str, dep.LoopVar],
-                uc: UnitContext) -> list[Dependence]:
+                uc: UnitContext, nest: tuple[dep.Bound, ...]) -> list[Dependence]:
     out: list[Dependence] = []
     by_array: dict[str, list[dep.Ref]] = {}
     for r in refs:
@@ -274,7 +277,7 @@ def _array_deps(refs: list[dep.Ref], tested: dep.LoopVar, inner: dict[str, dep.L
                 if not (r1.write or r2.write):
                     continue
                 for direction in ("<", ">"):
-                    o = dep.carried(r1, r2, tested, inner, direction)
+                    o = dep.carried(r1, r2, tested, inner, direction, nest)
                     if o.dependent:
                         found = _describe(r1, r2, direction, o.distance, tested.name)
                         break

@@ -16,6 +16,7 @@ from .loops import Ctx, TripCounter, walk_ctx
 from .model import Access, LoopInfo, Phase, RefPattern
 from .ops import flops, loads
 from .parallel import UnitContext, classify_loop
+from .scalars import reduction_form
 
 
 @dataclass(frozen=True)
@@ -137,7 +138,10 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
                 lhs_scalar = s.target.name
             accesses.extend(rhs)
             f = flops(unit, s.value)
-            patterns.append(RefPattern(lhs, lhs_scalar, tuple(rhs), line, loop_vars, count, f, mem))
+            lines = tuple(lp.span.first for lp in in_phase)
+            red = reduction_form(s)
+            patterns.append(RefPattern(lhs, lhs_scalar, tuple(rhs), line, loop_vars, count, f, mem,
+                                       lines, ctx.conditional, red[1] if red else None))
             total_flops += count * f
             total_mem += count * mem
         else:

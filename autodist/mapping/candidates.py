@@ -1,0 +1,281 @@
+"""Candidate mappings: alignment into templates, then distributions of them.
+
+1. The Dimension Alignment Graph over global arrays (:mod:`.dag`) collects the
+   cross reference patterns of the phases (and parallelization edges for the
+   loops that may run in parallel); it is partitioned into template
+   dimensions (:func:`.align.align`: the exact ILP when it proves optimality in
+   time, else DDT's min-cut heuristic) and offsets are chosen by retiming
+   (:mod:`.offsets`).  Each connected group of arrays gets one template.
+2. Distributions of a template: which template dimensions are distributed (at
+   most ``max_distributed_dims``), how many processors each (every ordered
+   factorization of P), and the format of each (from the profile's
+   ``distributions``; ``CYCLIC(k)`` only where a loop over that dimension has
+   a triangular iteration space).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from math import ceil
+
+from ..analysis.model import Phase, ProgramAnalysis
+from ..layout.model import Axis, Format, Layout, Replicated, REPLICATED
+from ..machine import MachineProfile
+from .align import AlignResult, align
+from .arrays import ArrayTable
+from .dag import DagBuilder
+from .offsets import Offsets, align_offsets
+
+
+@dataclass(frozen=True)
+class TemplateGroup:
+    """Arrays aligned to one template: the template's bounds and each array's
+    alignment targets (one per template dimension)."""
+
+    name: str
+    bounds: tuple[tuple[int, int], ...]
+    members: tuple[tuple[str, tuple[object, ...]], ...]  # (global id, targets)
+    triangular: tuple[int, ...] = ()  # template dims walked by triangular loops
+
+    def layout(self, array: str, formats: tuple[Format, ...], grid: tuple[int, ...],
+               bounds: tuple[tuple[int, int], ...], procs_name: str = "P") -> Layout:
+        targets = dict(self.members)[array]
+        return Layout(bounds, self.bounds, tuple(targets), formats, grid,
+                      template_name=self.name, procs_name=procs_name)
+
+
+@dataclass(frozen=True)
+class Alignment:
+    """The result of the alignment step for a whole program."""
+
+    groups: tuple[TemplateGroup, ...]
+    result: AlignResult | None
+    offsets: Offsets | None
+    replicated: tuple[tuple[str, str], ...]  # (array, reason)
+
+    def group_of(self, array: str) -> TemplateGroup | None:
+        for g in self.groups:
+            if any(a == array for a, _ in g.members):
+                return g
+        return None
+
+
+def _phases(an: ProgramAnalysis):
+    for proc in an.procedures:
+        for ph in proc.phases:
+            yield proc, ph
+
+
+def build_dag(an: ProgramAnalysis, table: ArrayTable):
+    """The DAG over distributable global arrays of the whole program."""
+    b = DagBuilder()
+    for a in table.arrays:
+        if a.distributable:
+            b.add_array(a.id, a.rank)
+    for proc, ph in _phases(an):
+        if ph.kind != "loop":
+            continue
+        unit = proc.name
+
+        def gid(local: str) -> str | None:
+            g = table.global_id(unit, local)
+            return g if g is not None and table.array(g).distributable else None
+
+        for pat in ph.patterns:
+            if pat.lhs is None:
+                continue
+            lg = gid(pat.lhs.array)
+            if lg is None:
+                continue
+            for r in pat.rhs:
+                rg = gid(r.array)
+                if rg is None or len(r.subscripts) != table.array(rg).rank or len(pat.lhs.subscripts) != table.array(lg).rank:
+                    continue
+                b.add_pattern(lg, pat.lhs.subscripts, rg, r.subscripts, 1.0, loop_vars=set(pat.loops))
+        for lp in ph.loops:
+            if not lp.parallel:
+                continue
+            dims = []
+            for pat in ph.patterns:
+                if pat.lhs is None or lp.line not in pat.loop_lines:
+                    continue
+                lg = gid(pat.lhs.array)
+                if lg is None or len(pat.lhs.subscripts) != table.array(lg).rank:
+                    continue
+                for d, s in enumerate(pat.lhs.subscripts):
+                    if s is not None and s.vars == (lp.var,):
+                        dims.append((lg, d))
+            if len({a for a, _ in dims}) > 1:
+                b.add_parallel(lp.var, dims)
+    return b.build()
+
+
+def _triangular_dims(an: ProgramAnalysis, table: ArrayTable, classes: dict) -> set[tuple[str, int]]:
+    """(array, dim) subscripted by the variable of a loop whose bounds depend on
+    an outer loop variable (or that bounds an inner loop): load imbalance under BLOCK."""
+    out = set()
+    for proc, ph in _phases(an):
+        loops = {lp.line: lp for lp in ph.loops}
+        tri_vars = set()
+        for lp in ph.loops:
+            if lp.do is None:
+                continue
+            names = {x.name for e in (lp.do.start, lp.do.end) for x in e.walk() if hasattr(x, "name")}
+            outer = set()
+            p = lp.parent
+            while p is not None and p in loops:
+                outer.add(loops[p].var)
+                p = loops[p].parent
+            if names & outer:
+                tri_vars.add(lp.var)
+                tri_vars |= names & outer
+        for pat in ph.patterns:
+            if pat.lhs is None:
+                continue
+            g = table.global_id(proc.name, pat.lhs.array)
+            if g is None:
+                continue
+            for d, s in enumerate(pat.lhs.subscripts):
+                if s is not None and set(s.vars) & tri_vars:
+                    out.add((g, d))
+    return out
+
+
+def align_program(an: ProgramAnalysis, table: ArrayTable, time_limit: float) -> Alignment:
+    """Alignment of every distributable global array into templates."""
+    dag = build_dag(an, table)
+    replicated = tuple((a.id, a.replicate_reason) for a in table.arrays if not a.distributable)
+    if not dag.nodes:
+        return Alignment((), None, None, replicated)  # type: ignore[arg-type]
+    result = align(dag, time_limit=time_limit)
+    offsets = align_offsets(dag, result.partition)
+    classes = result.partition.as_dict()
+    shifts = dict(offsets.shifts)
+    tri = _triangular_dims(an, table, classes)
+    # connected groups of arrays (by affinity or parallel edges)
+    import networkx as nx
+
+    g = nx.Graph()
+    g.add_nodes_from(dag.arrays)
+    g.add_edges_from((u[0], v[0]) for u, v in dag.weights)
+    comps = sorted((sorted(c, key=dag.arrays.index) for c in nx.connected_components(g)),
+                   key=lambda c: dag.arrays.index(c[0]))
+    groups = []
+    for k, comp in enumerate(comps):
+        width = max(table.array(a).rank for a in comp)
+        # template dims actually used, renumbered densely in class order
+        used = sorted({classes[(a, d)] for a in comp for d in range(table.array(a).rank)})
+        if len(used) < width:
+            used = list(range(width))
+        tindex = {c: i for i, c in enumerate(used)}
+        lo = [None] * len(used)
+        hi = [None] * len(used)
+        members = []
+        tri_t = set()
+        for a in comp:
+            arr = table.array(a)
+            targets: list[object] = [REPLICATED] * len(used)
+            for d in range(arr.rank):
+                t = tindex[classes[(a, d)]]
+                s = shifts.get((a, d), 0)
+                targets[t] = Axis(d, 1, s)
+                blo, bhi = arr.bounds[d]
+                lo[t] = blo + s if lo[t] is None else min(lo[t], blo + s)
+                hi[t] = bhi + s if hi[t] is None else max(hi[t], bhi + s)
+                if (a, d) in tri:
+                    tri_t.add(t)
+            members.append((a, tuple(targets)))
+        bounds = tuple((l if l is not None else 1, h if h is not None else 1) for l, h in zip(lo, hi))
+        name = "T" if len(comps) == 1 else f"T{k + 1}"
+        groups.append(TemplateGroup(name, bounds, tuple(members), tuple(sorted(tri_t))))
+    return Alignment(tuple(groups), result, offsets, replicated)
+
+
+# --------------------------------------------------------------------------- distributions
+
+
+def factorizations(n: int, k: int) -> list[tuple[int, ...]]:
+    """Ordered factorizations of ``n`` into ``k`` factors, each >= 2."""
+    if k == 0:
+        return [()] if n == 1 else []
+    if k == 1:
+        return [(n,)] if n >= 2 else []
+    out = []
+    for f in range(2, n + 1):
+        if n % f == 0:
+            out.extend((f,) + rest for rest in factorizations(n // f, k - 1))
+    return out
+
+
+def _formats_for(machine: MachineProfile, extent: int, procs: int, triangular: bool) -> list[Format]:
+    out = []
+    for name in machine.distributions:
+        if name == "BLOCK":
+            out.append(Format("BLOCK"))
+        elif name == "CYCLIC":
+            out.append(Format("CYCLIC"))
+        elif name == "CYCLIC(k)" and triangular:
+            for k in sorted({max(2, ceil(extent / (procs * 4))), max(2, ceil(extent / (procs * 8)))}):
+                if k < ceil(extent / procs):
+                    out.append(Format("CYCLIC", k))
+    return out
+
+
+@dataclass(frozen=True)
+class Distribution:
+    """Formats of every template dimension and the processor grid."""
+
+    formats: tuple[Format, ...]
+    grid: tuple[int, ...]
+
+    def text(self) -> str:
+        return "(" + ",".join(str(f) for f in self.formats) + ")"
+
+
+def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int) -> list[Distribution]:
+    """Every distribution of the group's template worth evaluating on ``nprocs``."""
+    width = len(group.bounds)
+    extents = [hi - lo + 1 for lo, hi in group.bounds]
+    collapsed = Format("*")
+    if nprocs == 1:
+        return [Distribution(tuple(collapsed for _ in range(width)), ())]
+    out: list[Distribution] = []
+    for k in range(1, min(machine.max_distributed_dims, width) + 1):
+        for dims in itertools.combinations(range(width), k):
+            for grid in factorizations(nprocs, k):
+                if any(extents[d] < g for d, g in zip(dims, grid)):
+                    continue
+                options = [_formats_for(machine, extents[d], g, d in group.triangular) for d, g in zip(dims, grid)]
+                for fmts in itertools.product(*options):
+                    formats = [collapsed] * width
+                    for d, f in zip(dims, fmts):
+                        formats[d] = f
+                    out.append(Distribution(tuple(formats), grid))
+    if not out:  # e.g. a prime P over two dims only, or tiny extents: keep something valid
+        out.append(Distribution(tuple(collapsed for _ in range(width)), ()))
+    return out
+
+
+def group_layouts(group: TemplateGroup, dist: Distribution, table: ArrayTable) -> dict[str, Layout]:
+    return {a: group.layout(a, dist.formats, dist.grid, table.array(a).bounds) for a, _ in group.members}
+
+
+def phase_arrays(proc_name: str, ph: Phase, table: ArrayTable) -> dict[str, str]:
+    """Local name -> global id of the arrays a phase uses."""
+    out = {}
+    for name in ph.arrays:
+        g = table.global_id(proc_name, name)
+        if g is not None:
+            out[name] = g
+    for acc in ph.accesses:
+        g = table.global_id(proc_name, acc.array)
+        if g is not None:
+            out[acc.array] = g
+    return out
+
+
+__all__ = [
+    "Alignment", "Distribution", "TemplateGroup", "align_program", "build_dag", "distributions",
+    "factorizations", "group_layouts", "phase_arrays", "Replicated",
+]

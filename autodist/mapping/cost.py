@@ -1,0 +1,459 @@
+"""The cost of one execution of a phase under a mapping (DDT §3.4, made exact).
+
+Computation: every statement runs on the ranks that own its left-hand side
+(:mod:`.iterations`); its time is the work of the most loaded rank, where
+work along a processor axis that is walked by a loop carrying a dependence is
+serialized (DDT: a distributed dimension walked by a sequential loop runs
+sequentially).  Each operation costs ``flop_time`` and each array access
+``memory_access_time``; every start of a loop run in parallel costs
+``parallel_overhead``.
+
+Data movement: every rank receives, once, each element its statements read
+and it does not hold (the union of the images of all references to an array:
+a repeated reference such as ``B(I-1,J)`` read by two statements counts once).
+The most loaded rank's bytes and messages are priced by the profile's model.
+The elements are attributed to DDT's routines per array and template
+dimension (``Shift``, ``Copy``, ``One_to_All``, ``All_to_One``, ``All_to_All``)
+by the reference pattern that needs them; reductions add an all-reduce.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from .. import ir
+from ..analysis.loops import eval_affine, step_of, trips
+from ..analysis.model import Access, Phase, RefPattern
+from ..layout.model import Layout
+from ..layout.ownership import ownership
+from ..layout.sections import IndexSet, Section
+from ..layout.volume import reduction_volume
+from ..machine import MachineProfile
+from .iterations import (
+    Loop,
+    Partition,
+    phase_loops,
+    rank_iterations,
+    reference_image,
+    statement_partitions,
+)
+from .model import PhaseCost, Routine
+
+#: Outer values enumerated exactly when counting triangular iteration spaces.
+ENUMERATE = 1024
+
+
+@dataclass(frozen=True)
+class ArrayFacts:
+    """What the cost model needs to know about an array besides its layout."""
+
+    bounds: tuple[tuple[int, int], ...]
+    elem_size: int
+
+
+# --------------------------------------------------------------------------- counting
+
+
+def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, IndexSet]) -> float:
+    """Iterations of the pattern's nest whose variables lie in ``values``."""
+    nest = [loops[l] for l in pat.loop_lines if l in loops]
+
+    def rec(k: int, env: dict[str, int]) -> float:
+        if k == len(nest):
+            return 1.0
+        lp = nest[k]
+        lo, hi, st = eval_affine(lp.lower, env), eval_affine(lp.upper, env), lp.step
+        allowed = values.get(lp.var)
+        if lo is None or hi is None or st is None:
+            return (len(allowed) if allowed is not None else 0.0) * rec(k + 1, env)
+        n = trips(lo, hi, st)
+        if n == 0:
+            return 0.0
+        first, last = (lo, lo + (n - 1) * st) if st > 0 else (lo + (n - 1) * st, lo)
+        if allowed is None:
+            allowed = IndexSet.interval(first, last)
+        if abs(st) == 1:
+            members = allowed.clip(first, last)
+        else:
+            members = allowed.intersect(IndexSet.strided(first, last, abs(st)))
+        inner_uses = any(lp.var in _vars(q) for q in nest[k + 1:])
+        if not inner_uses:
+            return len(members) * rec(k + 1, env)
+        xs = members.to_array()
+        if len(xs) > ENUMERATE:
+            pick = xs[(len(xs) - 1) * __import__("numpy").arange(ENUMERATE) // (ENUMERATE - 1)]
+            scale = len(xs) / ENUMERATE
+        else:
+            pick, scale = xs, 1.0
+        total = 0.0
+        for x in pick.tolist():
+            env2 = dict(env)
+            env2[lp.var] = x
+            total += rec(k + 1, env2)
+        return total * scale
+
+    return rec(0, {})
+
+
+def _vars(lp: Loop) -> set[str]:
+    out = set()
+    for e in (lp.lower, lp.upper):
+        out |= {x.name for x in e.walk() if isinstance(x, ir.Name)}
+    return out
+
+
+# --------------------------------------------------------------------------- routines
+
+
+def classify(lhs: Access | None, rhs: Access, lhs_dim: int | None, rhs_dim: int) -> str:
+    """DDT Table 3: the data movement routine for one reference along one
+    template dimension (``lhs_dim``/``rhs_dim``: the array dimensions aligned
+    with it; ``lhs_dim`` None when the left-hand side does not span it)."""
+    r = rhs.subscripts[rhs_dim]
+    if lhs is None or lhs_dim is None:
+        return "Copy" if r is None or not r.is_const else "One_to_All"
+    l = lhs.subscripts[lhs_dim]
+    if l is None or r is None:
+        return "All_to_All"
+    if r.is_const and not l.is_const:
+        return "One_to_All"
+    if l.is_const and not r.is_const:
+        return "All_to_One"
+    if l.is_const and r.is_const:
+        return "One_to_All"
+    if l.vars == r.vars and all(l.coef(v) == r.coef(v) for v in l.vars):
+        return "Shift"
+    lhs_vars = {v for s in lhs.subscripts if s is not None for v in s.vars}
+    if set(r.vars) & lhs_vars:
+        return "All_to_All"
+    return "Copy"
+
+
+# --------------------------------------------------------------------------- the cost
+
+
+def _statement_time(pat: RefPattern, part: Partition, counts: list[float], layouts: dict[str, Layout],
+                    nranks: int, loops: dict[int, Loop]) -> tuple[float, bool]:
+    """Iterations on the critical path (work of the most loaded rank, serialized
+    along axes walked by sequential loops) and whether anything ran in parallel."""
+    if part.home is None:
+        return max(counts) if counts else 0.0, False
+    own = ownership(layouts[part.home], nranks)
+    parallel_vars = {loops[l].var for l in pat.loop_lines if l in loops and loops[l].parallel}
+    serial_axes = [g for g, (kind, v) in enumerate(part.axes) if kind == "var" and v not in parallel_vars]
+    groups: dict[tuple, float] = {}
+    for rank in range(nranks):
+        c = own.coords(rank)
+        if c is None:
+            continue
+        key = tuple(x for g, x in enumerate(c) if g not in serial_axes)
+        groups[key] = groups.get(key, 0.0) + counts[rank]
+    par = any(kind == "var" and v in parallel_vars and own.axes[g].extent > 1
+              for g, (kind, v) in enumerate(part.axes))
+    return (max(groups.values()) if groups else 0.0), par
+
+
+@dataclass(frozen=True)
+class PhaseWork:
+    """What one execution of a phase does under a mapping, independent of the
+    machine's speeds: operations on the critical path, parallel loop starts,
+    and the data the most loaded rank receives, per routine."""
+
+    flops: float  # operations on the critical path
+    accesses: float  # array accesses on the critical path
+    seq_flops: float  # operations of the whole phase (sequential)
+    seq_accesses: float
+    starts: float  # parallel loop starts
+    routines: tuple[tuple[str, str, int | None, int, int, int], ...]  # routine, array, dim, elements, bytes, msgs
+    movement_bytes: int
+    movement_messages: int
+    parallel_loops: tuple[int, ...]
+    serialized_loops: tuple[int, ...]
+    replicated: tuple[str, ...]
+    elements_per_array: tuple[tuple[str, int], ...]
+
+
+def price(work: PhaseWork, machine: MachineProfile, measured: float | None = None) -> PhaseCost:
+    """Seconds for one execution of a phase on ``machine``.
+
+    ``measured``: the phase's sequential time from a profile run; the
+    computation is then that time, scaled by ``compute_scale``, times the
+    share of the work on the critical path.
+    """
+    if measured is not None and work.seq_flops + work.seq_accesses > 0:
+        seq = work.seq_flops * machine.flop_time + work.seq_accesses * machine.memory_access_time
+        crit = work.flops * machine.flop_time + work.accesses * machine.memory_access_time
+        share = crit / seq if seq > 0 else 1.0
+        computation = measured * machine.compute_scale * share
+    else:
+        computation = work.flops * machine.flop_time + work.accesses * machine.memory_access_time
+    computation += work.starts * machine.parallel_overhead
+    routines = tuple(Routine(r, a, d, n, b, m, machine.message_cost(b, m)) for r, a, d, n, b, m in work.routines)
+    movement = machine.message_cost(work.movement_bytes, work.movement_messages)
+    movement += sum(machine.message_cost(b, m) for r, a, d, n, b, m in work.routines if r == "Reduction")
+    return PhaseCost(
+        computation=computation,
+        movement=movement,
+        movement_bytes=work.movement_bytes + sum(b for r, a, d, n, b, m in work.routines if r == "Reduction"),
+        movement_messages=work.movement_messages,
+        routines=routines,
+        parallel_loops=work.parallel_loops,
+        serialized_loops=work.serialized_loops,
+        replicated=work.replicated,
+        elements_per_array=work.elements_per_array,
+    )
+
+
+def phase_cost(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayFacts],
+               machine: MachineProfile, nranks: int) -> PhaseCost:
+    """Predicted cost of one execution of a loop phase (see :func:`phase_work`)."""
+    return price(phase_work(phase, layouts, facts, nranks), machine)
+
+
+def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayFacts], nranks: int) -> PhaseWork:
+    """What one execution of a loop phase does under a mapping.
+
+    ``layouts`` and ``facts`` are keyed by the array names used in the phase;
+    arrays without a layout are held whole by every rank.
+    """
+    layouts = {a: l for a, l in layouts.items() if a in facts}
+    loops = phase_loops(phase)
+    parts = statement_partitions(phase, layouts, nranks)
+    crit_flops = crit_acc = seq_flops = seq_acc = 0.0
+    parallel_lines: set[int] = set()
+    serialized: set[int] = set()
+    replicated_notes: list[str] = []
+    # per rank: array -> list of sections read
+    needs: list[dict[str, list[tuple[Section, RefPattern, Access]]]] = [dict() for _ in range(nranks)]
+    op_time_cache: dict[int, float] = {}
+    any_distributed = any(l.nprocs > 1 for l in layouts.values())
+    for pat, part in zip(phase.patterns, parts):
+        counts = [0.0] * nranks
+        full = None
+        for rank in range(nranks):
+            vals = rank_iterations(pat, part, layouts, nranks, rank, loops)
+            if vals is None:
+                continue
+            n = count_iterations(pat, loops, vals)
+            counts[rank] = n
+            if n == 0:
+                continue
+            for acc in pat.rhs:
+                if acc.array not in facts:
+                    continue
+                sec = reference_image(acc, vals, facts[acc.array].bounds)
+                if sec:
+                    needs[rank].setdefault(acc.array, []).append((sec, pat, acc))
+        full_vals = rank_iterations(pat, Partition(None, (), (), ()), layouts, nranks, 0, loops) or {}
+        full = count_iterations(pat, loops, full_vals)
+        weight = pat.count / full if full else 0.0
+        crit, par = _statement_time(pat, part, counts, layouts, nranks, loops)
+        crit_flops += crit * weight * pat.flops
+        crit_acc += crit * weight * pat.accesses
+        seq_flops += pat.count * pat.flops
+        seq_acc += pat.count * pat.accesses
+        if part.home is not None:
+            for g, (kind, v) in enumerate(part.axes):
+                if kind != "var":
+                    continue
+                lp = next((loops[l] for l in pat.loop_lines if l in loops and loops[l].var == v), None)
+                if lp is None:
+                    continue
+                ext = ownership(layouts[part.home], nranks).axes[g].extent
+                if ext <= 1:
+                    continue
+                (parallel_lines if lp.parallel else serialized).add(lp.line)
+        elif any_distributed and pat.lhs is not None:
+            replicated_notes.append(f"line {pat.line}: {pat.lhs.array} is held by every processor; "
+                                    "the statement runs on all of them")
+    starts = sum(_starts(phase, line, loops) for line in parallel_lines)
+
+    # data movement: per rank, per array, the union of what it reads minus what it holds
+    per_rank_bytes = [0] * nranks
+    per_rank_msgs = [0] * nranks
+    attributions: list[dict[tuple[str, str, int | None], list[int]]] = [dict() for _ in range(nranks)]
+    for rank in range(nranks):
+        for array, items in needs[rank].items():
+            lay = layouts.get(array)
+            if lay is None:
+                continue  # held whole by every rank
+            own = ownership(lay, nranks)
+            held = own.owned(rank) if own.holds(rank) else None
+            boxes = _dedupe([s for s, _, _ in items])
+            missing = _count_missing(boxes, held)
+            if missing == 0:
+                continue
+            size = facts[array].elem_size
+            per_rank_bytes[rank] += missing * size
+            per_rank_msgs[rank] += _senders(boxes, held, own, rank)
+            for (routine, dim), n in _attribute(items, held, lay, own, phase).items():
+                attributions[rank].setdefault((routine, array, dim), [0, 0])[0] += n
+    # reductions over distributed iterations: an all-reduce of each reduced value
+    red_routines = _reductions(phase, parts, layouts, facts, nranks)
+    worst = max(range(nranks), key=lambda r: (per_rank_bytes[r], per_rank_msgs[r])) if nranks else 0
+    routines = []
+    for (routine, array, dim), (n, _) in sorted(attributions[worst].items(), key=lambda kv: (kv[0][1], kv[0][2] or 0)):
+        msgs = _routine_messages(routine, layouts[array].nprocs)
+        routines.append((routine, array, dim, n, n * facts[array].elem_size, msgs))
+    for r in red_routines:
+        routines.append((r[0], r[1], None, r[2], r[3], r[4]))
+    per_array: dict[str, int] = {}
+    for (routine, array, dim), (n, _) in attributions[worst].items():
+        per_array[array] = per_array.get(array, 0) + n
+    return PhaseWork(
+        flops=crit_flops, accesses=crit_acc, seq_flops=seq_flops, seq_accesses=seq_acc, starts=starts,
+        routines=tuple(routines),
+        movement_bytes=per_rank_bytes[worst] if nranks else 0,
+        movement_messages=per_rank_msgs[worst] if nranks else 0,
+        parallel_loops=tuple(sorted(parallel_lines)),
+        serialized_loops=tuple(sorted(serialized - parallel_lines)),
+        replicated=tuple(dict.fromkeys(replicated_notes)),
+        elements_per_array=tuple(sorted(per_array.items())),
+    )
+
+
+def _starts(phase: Phase, line: int, loops: dict[int, Loop]) -> float:
+    """How many times the loop at ``line`` is entered per execution of the phase."""
+    info = phase.loop(line)
+    if info is None or info.trip_count in (None, 0):
+        return 1.0
+    return info.iterations / info.trip_count if info.trip_count else 1.0
+
+
+def _dedupe(boxes: list[Section]) -> list[Section]:
+    out: list[Section] = []
+    for b in boxes:
+        if not any(_subset(b, o) for o in out):
+            out = [o for o in out if not _subset(o, b)] + [b]
+    return out
+
+
+def _subset(a: Section, b: Section) -> bool:
+    return a.count_intersection(b) == a.count()
+
+
+def _union_count(boxes: list[Section], within: Section | None = None) -> int:
+    """|union of boxes (intersected with ``within``)| by inclusion-exclusion."""
+    boxes = [b if within is None else b.intersect(within) for b in boxes]
+    boxes = [b for b in boxes if b]
+    boxes = _dedupe(boxes)
+    total = 0
+
+    def rec(start: int, inter: Section | None, sign: int) -> None:
+        nonlocal total
+        for k in range(start, len(boxes)):
+            s = boxes[k] if inter is None else inter.intersect(boxes[k])
+            n = s.count()
+            if n == 0:
+                continue
+            total += sign * n
+            rec(k + 1, s, -sign)
+
+    rec(0, None, 1)
+    return total
+
+
+def _count_missing(boxes: list[Section], held: Section | None) -> int:
+    n = _union_count(boxes)
+    if held is None:
+        return n
+    return n - _union_count(boxes, held)
+
+
+def _senders(boxes: list[Section], held: Section | None, own, rank: int) -> int:
+    """Ranks other than ``rank`` that hold (as primary) part of what it misses."""
+    senders = set()
+    for r in range(own.nranks):
+        if r == rank or not own.holds(r) or not own.is_primary(r):
+            continue
+        o = own.owned(r)
+        if o is None:
+            continue
+        got = _union_count(boxes, o)
+        if held is not None and got:
+            got -= _union_count(boxes, o.intersect(held))
+        if got > 0:
+            senders.add(r)
+    return len(senders)
+
+
+def _attribute(items, held: Section | None, lay: Layout, own, phase: Phase) -> dict[tuple[str, int | None], int]:
+    """Split the elements a rank misses among (routine, template dim), by the
+    first template dimension along which they are not held."""
+    out: dict[tuple[str, int | None], int] = {}
+    if held is None:
+        boxes = _dedupe([s for s, _, _ in items])
+        out[("Copy", None)] = _union_count(boxes)
+        return out
+    rank = len(held.sets)
+    # template dimension of each array dimension
+    tdim = [lay.tdim_of(d) for d in range(rank)]
+    prev = None  # elements held along all dims before d
+    order = sorted(range(rank), key=lambda d: (tdim[d] is None, tdim[d] if tdim[d] is not None else d))
+    full = [IndexSet.interval(lo, hi) for lo, hi in lay.bounds]
+    for k, d in enumerate(order):
+        sets_prev = list(full)
+        for d2 in order[:k]:
+            sets_prev[d2] = held.sets[d2]
+        sets_here = list(sets_prev)
+        sets_here[d] = held.sets[d]
+        sec_prev, sec_here = Section(tuple(sets_prev)), Section(tuple(sets_here))
+        boxes = _dedupe([s for s, _, _ in items])
+        n = _union_count(boxes, sec_prev) - _union_count(boxes, sec_here)
+        if n <= 0:
+            continue
+        # which reference pattern brings most of it
+        best, best_n = None, -1
+        for s, pat, acc in items:
+            m = s.intersect(sec_prev).count() - s.intersect(sec_here).count()
+            if m > best_n:
+                best, best_n = (pat, acc), m
+        pat, acc = best
+        lhs_dim = None
+        if pat.lhs is not None and pat.lhs.array in (acc.array,) or pat.lhs is not None:
+            lhs_dim = _aligned_lhs_dim(pat.lhs, acc, d, lay)
+        routine = classify(pat.lhs, acc, lhs_dim, d)
+        t = tdim[d]
+        key = (routine, (t + 1) if t is not None else None)
+        out[key] = out.get(key, 0) + n
+    return out
+
+
+def _aligned_lhs_dim(lhs: Access, rhs: Access, rhs_dim: int, lay: Layout) -> int | None:
+    """The lhs dimension that lies along the same template dimension as ``rhs_dim``
+    (assumes lhs and rhs are aligned to one template; same dimension number
+    when the lhs array is not known to the layout)."""
+    if lhs.array == rhs.array:
+        return rhs_dim
+    return rhs_dim if rhs_dim < len(lhs.subscripts) else None
+
+
+def _routine_messages(routine: str, lay_extent: int) -> int:
+    return {"Shift": 1, "One_to_All": 1, "All_to_One": 1}.get(routine, max(1, lay_extent - 1))
+
+
+def _reductions(phase: Phase, parts: list[Partition], layouts: dict[str, Layout], facts, nranks: int):
+    """(routine, name, elements, bytes, messages) of the all-reduces a phase needs."""
+    out = []
+    seen = set()
+    for lp in phase.loops:
+        if not lp.parallel or not lp.reductions:
+            continue
+        # is the reduction loop's work split over ranks?
+        split = False
+        for pat, part in zip(phase.patterns, parts):
+            if lp.line in pat.loop_lines and part.home is not None:
+                own = ownership(layouts[part.home], nranks)
+                if any(kind == "var" and v == lp.var and own.axes[g].extent > 1 for g, (kind, v) in enumerate(part.axes)):
+                    split = True
+        if not split:
+            continue
+        for name, op in lp.reductions:
+            if name in seen:
+                continue
+            seen.add(name)
+            vol = reduction_volume(nranks, 1, 8)
+            out.append(("Reduction", name, vol.max_received, vol.max_bytes_received, vol.max_messages_received))
+    return out

@@ -1,0 +1,331 @@
+"""Owner computes: which iterations each rank executes, and what data it reads.
+
+For one assignment of a phase under a mapping, every rank executes the
+iterations whose left-hand side element it holds.  Along each array dimension
+of the left-hand side whose subscript is ``a * V + c`` for a loop variable
+``V``, this restricts ``V`` to the preimage of the indices the rank holds (an
+:class:`~autodist.layout.sections.IndexSet`: an interval under BLOCK, a
+periodic set under CYCLIC(k)); a constant subscript selects the ranks that hold
+that index.  Statements assigning scalars (temporaries, reductions) run where
+the array assignments of their loop run, or where the first array they read
+lives.
+
+The image of those iterations under each right-hand side reference is the
+section the rank reads; what it does not hold, it receives.  This module is the
+single definition of "what a rank needs" for the cost model and the runtime,
+so that predicted and measured element counts agree.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from math import gcd
+
+import numpy as np
+
+from .. import ir
+from ..analysis.dependence import INF
+from ..analysis.loops import eval_affine, step_of
+from ..analysis.model import Access, LoopInfo, Phase, RefPattern
+from ..layout.model import Layout
+from ..layout.ownership import Ownership, ownership
+from ..layout.sections import IndexSet, Section
+
+# --------------------------------------------------------------------------- index set maps
+
+
+def _residue_set(lo: int, hi: int, period: int, residues: np.ndarray) -> IndexSet:
+    residues = np.unique(residues % period)
+    if len(residues) == 0:
+        return IndexSet.empty()
+    breaks = np.nonzero(np.diff(residues) != 1)[0]
+    starts = np.concatenate(([residues[0]], residues[breaks + 1]))
+    stops = np.concatenate((residues[breaks] + 1, [residues[-1] + 1]))
+    return IndexSet.periodic(lo, hi, period, tuple(zip(starts.tolist(), stops.tolist())))
+
+
+def affine_image(s: IndexSet, a: int, c: int) -> IndexSet:
+    """``{a * x + c : x in s}``."""
+    if not s:
+        return IndexSet.empty()
+    if a == 0:
+        return IndexSet.interval(c, c)
+    lo, hi = sorted((a * s.lo + c, a * s.hi + c))
+    if s.is_interval:
+        if abs(a) == 1:
+            return IndexSet.interval(lo, hi)
+        return IndexSet.strided(lo, hi, abs(a))
+    p = s.period
+    xs = np.array([x for r0, r1 in s.runs for x in range(r0, r1)], dtype=np.int64)
+    # x = q*p + r  ->  a*x + c = a*q*p + a*r + c : period |a|*p
+    period = abs(a) * p
+    return _residue_set(lo, hi, period, a * xs + c)
+
+
+def preimage(s: IndexSet, a: int, c: int, lo: int, hi: int) -> IndexSet:
+    """``{x in [lo, hi] : a * x + c in s}``."""
+    if not s or hi < lo:
+        return IndexSet.empty()
+    if a == 0:
+        return IndexSet.interval(lo, hi) if c in s else IndexSet.empty()
+    # range of x mapping into [s.lo, s.hi]
+    if a > 0:
+        xlo, xhi = -((c - s.lo) // a), (s.hi - c) // a
+    else:
+        xlo, xhi = -((s.hi - c) // (-a)), (c - s.lo) // (-a)
+    xlo, xhi = max(xlo, lo), min(xhi, hi)
+    if xhi < xlo:
+        return IndexSet.empty()
+    if s.is_interval:
+        return IndexSet.interval(xlo, xhi)
+    p = s.period
+    q = p // gcd(abs(a), p)
+    xs = np.arange(q, dtype=np.int64)
+    ys = (a * xs + c) % p
+    member = np.zeros(p, dtype=bool)
+    for r0, r1 in s.runs:
+        member[r0:r1] = True
+    return _residue_set(xlo, xhi, q, xs[member[ys]])
+
+
+# --------------------------------------------------------------------------- loops
+
+
+@dataclass(frozen=True)
+class Loop:
+    """A loop of the phase as iteration-set code needs it."""
+
+    var: str
+    line: int
+    lower: ir.Expr
+    upper: ir.Expr
+    step: int | None
+    parallel: bool
+
+
+def phase_loops(phase: Phase) -> dict[int, Loop]:
+    out = {}
+    for lp in phase.loops:
+        do = lp.do
+        if do is None:
+            continue
+        out[lp.line] = Loop(lp.var, lp.line, do.start, do.end, step_of(do), lp.parallel)
+    return out
+
+
+def _range(expr: ir.Expr, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    a = ir.affine(expr)
+    if a is None:
+        v = eval_affine(expr, {})
+        return (v, v) if v is not None else (-INF, INF)
+    lo = hi = float(a.const)
+    for v, k in a.terms:
+        r = ranges.get(v, (-INF, INF))
+        x, y = k * r[0], k * r[1]
+        lo += min(x, y)
+        hi += max(x, y)
+    return (lo, hi)
+
+
+def loop_hull(loop: Loop, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """Inclusive range of values of the loop variable, given outer ranges."""
+    lo = _range(loop.lower, ranges)
+    hi = _range(loop.upper, ranges)
+    if loop.step is not None and loop.step < 0:
+        return (hi[0], lo[1])
+    return (lo[0], hi[1])
+
+
+# --------------------------------------------------------------------------- partitions
+
+
+@dataclass(frozen=True)
+class Partition:
+    """How one statement's iterations are split over the ranks.
+
+    ``axes[g]`` says what grid axis ``g`` of the home array's layout does:
+    ("var", V) — partitions loop variable V; ("fixed", None) — only the ranks
+    holding a constant index execute; ("all", None) — every coordinate
+    executes everything (replicated or not partitionable).
+    """
+
+    home: str | None  # array whose ownership decides, None: every rank executes all
+    terms: tuple[tuple[int, str, int, int], ...]  # (array dim, var, a, c) partitioning terms
+    consts: tuple[tuple[int, int], ...]  # (array dim, constant index)
+    axes: tuple[tuple[str, str | None], ...]
+
+
+def _dim_term(sub: ir.Affine | None, loop_vars: set[str]) -> tuple[str, str | None, int, int]:
+    if sub is None:
+        return ("all", None, 0, 0)
+    lv = [(v, k) for v, k in sub.terms if v in loop_vars]
+    others = [v for v, _ in sub.terms if v not in loop_vars]
+    if others:
+        return ("all", None, 0, 0)  # symbolic offset unknown here
+    if not lv:
+        return ("fixed", None, 0, sub.const)
+    if len(lv) == 1:
+        return ("var", lv[0][0], lv[0][1], sub.const)
+    return ("all", None, 0, 0)
+
+
+def partition_of(access: Access, layout: Layout, nranks: int, loop_vars: set[str]) -> Partition:
+    own = ownership(layout, nranks)
+    terms, consts = [], []
+    axes = []
+    for g, ax in enumerate(own.axes):
+        if ax.kind != "dim":
+            axes.append(("all" if ax.kind == "replicated" else "fixed", None))
+            continue
+        kind, var, a, c = _dim_term(access.subscripts[ax.dim], loop_vars)
+        if kind == "var":
+            terms.append((ax.dim, var, a, c))
+            axes.append(("var", var))
+        elif kind == "fixed":
+            consts.append((ax.dim, c))
+            axes.append(("fixed", None))
+        else:
+            axes.append(("all", None))
+    return Partition(access.array, tuple(terms), tuple(consts), tuple(axes))
+
+
+REPLICATED_EXECUTION = Partition(None, (), (), ())
+
+
+def statement_partitions(phase: Phase, layouts: dict[str, Layout], nranks: int) -> list[Partition]:
+    """The partition of every reference pattern of the phase (same order)."""
+    out: list[Partition] = []
+    by_loop: dict[tuple[int, ...], Partition] = {}
+    parts: list[Partition | None] = []
+    for pat in phase.patterns:
+        loop_vars = set(pat.loops)
+        if pat.lhs is not None and pat.lhs.array in layouts:
+            p = partition_of(pat.lhs, layouts[pat.lhs.array], nranks, loop_vars)
+            by_loop.setdefault(pat.loop_lines, p)
+            parts.append(p)
+        else:
+            parts.append(None)
+    for pat, p in zip(phase.patterns, parts):
+        if p is None:
+            # a scalar (or unmapped) assignment: where the array statements of its loops run
+            home = None
+            lines = pat.loop_lines
+            while lines and home is None:
+                home = next((q for key, q in by_loop.items() if key[: len(lines)] == lines), None)
+                lines = lines[:-1]
+            if home is None:
+                first = next((r for r in pat.rhs if r.array in layouts), None)
+                if first is not None:
+                    home = partition_of(first, layouts[first.array], nranks, set(pat.loops))
+            p = home or REPLICATED_EXECUTION
+        out.append(p)
+    return out
+
+
+@lru_cache(maxsize=1 << 14)
+def _rank_var_sets(part: Partition, layout: Layout, nranks: int, rank: int,
+                   ranges: tuple[tuple[str, int, int], ...]) -> tuple[tuple[str, IndexSet], ...] | None:
+    """Per partitioned loop variable, the values ``rank`` executes; None when the
+    rank executes nothing of the statement."""
+    own = ownership(layout, nranks)
+    owned = own.owned(rank)
+    if owned is None:
+        return None
+    rng = {v: (lo, hi) for v, lo, hi in ranges}
+    for d, c in part.consts:
+        if c not in owned.sets[d]:
+            return None
+    out: dict[str, IndexSet] = {}
+    for d, v, a, c in part.terms:
+        lo, hi = rng.get(v, (-(1 << 40), 1 << 40))
+        s = preimage(owned.sets[d], a, c, lo, hi)
+        out[v] = s if v not in out else out[v].intersect(s)
+        if not out[v]:
+            return None
+    return tuple(sorted(out.items()))
+
+
+def _int_range(r: tuple[float, float]) -> tuple[int, int] | None:
+    if math.isfinite(r[0]) and math.isfinite(r[1]):
+        return int(r[0]), int(r[1])
+    return None
+
+
+def nest_ranges(pat: RefPattern, loops: dict[int, Loop], fixed: dict[str, tuple[float, float]] | None = None
+                ) -> dict[str, tuple[float, float]]:
+    """Hull ranges of the loop variables around a pattern (outermost first)."""
+    ranges: dict[str, tuple[float, float]] = {}
+    for line in pat.loop_lines:
+        lp = loops.get(line)
+        if lp is None:
+            continue
+        r = loop_hull(lp, ranges)
+        if fixed and lp.var in fixed:
+            f = fixed[lp.var]
+            r = (max(r[0], f[0]), min(r[1], f[1]))
+        ranges[lp.var] = r
+    return ranges
+
+
+def rank_iterations(pat: RefPattern, part: Partition, layouts: dict[str, Layout], nranks: int, rank: int,
+                    loops: dict[int, Loop]) -> dict[str, IndexSet] | None:
+    """Value sets of the loop variables ``rank`` executes for one statement
+    (variables not partitioned: their hull interval); None: nothing."""
+    ranges = nest_ranges(pat, loops)
+    if part.home is None:
+        sets = {}
+    else:
+        key = tuple((v, *r) for v, r in ((v, _int_range(ranges[v])) for v in ranges) if r is not None)
+        got = _rank_var_sets(part, layouts[part.home], nranks, rank, key)
+        if got is None:
+            return None
+        sets = dict(got)
+    # inner hulls given the partitioned values
+    fixed = {v: (s.lo, s.hi) for v, s in sets.items()}
+    ranges = nest_ranges(pat, loops, fixed)
+    out: dict[str, IndexSet] = {}
+    for v, r in ranges.items():
+        ir_ = _int_range(r)
+        if v in sets:
+            out[v] = sets[v] if ir_ is None else sets[v].clip(*ir_)
+        elif ir_ is not None:
+            out[v] = IndexSet.interval(*ir_)
+        if v in out and not out[v]:
+            return None
+    return out
+
+
+def reference_image(access: Access, values: dict[str, IndexSet], bounds: tuple[tuple[int, int], ...]) -> Section:
+    """The section of the array a reference touches when the loop variables
+    take ``values`` (clipped to the array bounds)."""
+    sets = []
+    for sub, (lo, hi) in zip(access.subscripts, bounds):
+        full = IndexSet.interval(lo, hi)
+        if sub is None:
+            sets.append(full)
+            continue
+        lv = [(v, k) for v, k in sub.terms if v in values]
+        if any(v not in values for v, _ in sub.terms):
+            sets.append(full)  # depends on a scalar whose value is unknown here
+            continue
+        if not lv:
+            sets.append(IndexSet.interval(sub.const, sub.const).clip(lo, hi))
+        elif len(lv) == 1:
+            v, k = lv[0]
+            sets.append(affine_image(values[v], k, sub.const).clip(lo, hi))
+        else:
+            a = b = sub.const
+            for v, k in lv:
+                s = values[v]
+                a += min(k * s.lo, k * s.hi)
+                b += max(k * s.lo, k * s.hi)
+            sets.append(IndexSet.interval(a, b).clip(lo, hi))
+    return Section(tuple(sets))
+
+
+__all__ = [
+    "affine_image", "preimage", "Loop", "phase_loops", "Partition", "partition_of",
+    "statement_partitions", "rank_iterations", "reference_image", "nest_ranges", "Ownership",
+]

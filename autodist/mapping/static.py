@@ -1,0 +1,93 @@
+"""Static solutions: one mapping per array for the whole program (DDT §3).
+
+Every combination of template distributions (:func:`.candidates.distributions`
+per template) is evaluated over all phases of all procedures, weighted by how
+often each runs; the cheapest is the static solution.  With many templates the
+combinations are searched one template at a time (coordinate descent from the
+best single-template choices) instead of enumerated.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+from ..layout.model import Layout
+from ..machine import MachineProfile
+from .candidates import Alignment, Distribution, distributions, group_layouts
+from .evaluate import Evaluation, Evaluator
+from .model import Mapping
+
+#: Enumerate all combinations of template distributions up to this many.
+MAX_COMBINATIONS = 512
+
+
+@dataclass(frozen=True)
+class StaticCandidate:
+    """One whole-program static mapping and its evaluation."""
+
+    choice: tuple[tuple[str, Distribution], ...]  # template name -> distribution
+    evaluation: Evaluation
+
+    @property
+    def total(self) -> float:
+        return self.evaluation.total
+
+    def describe(self) -> str:
+        return " ".join(f"{t}{d.text()}" for t, d in self.choice)
+
+
+def mapping_for(alignment: Alignment, choice: dict[str, Distribution], table, fixed: dict[str, Layout]) -> Mapping:
+    layouts: dict[str, Layout] = {}
+    for g in alignment.groups:
+        layouts.update(group_layouts(g, choice[g.name], table))
+    layouts.update(fixed)
+    return Mapping.of(layouts)
+
+
+def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: MachineProfile,
+                      fixed: dict[str, Layout] | None = None) -> list[StaticCandidate]:
+    """Every static candidate evaluated, cheapest first."""
+    fixed = fixed or {}
+    nprocs = evaluator.nranks
+    table = evaluator.table
+    options = {g.name: distributions(g, machine, nprocs) for g in alignment.groups}
+    names = [g.name for g in alignment.groups]
+    total = 1
+    for v in options.values():
+        total *= len(v)
+    out: list[StaticCandidate] = []
+
+    def run(choice: dict[str, Distribution]) -> StaticCandidate:
+        m = mapping_for(alignment, choice, table, fixed)
+        return StaticCandidate(tuple((n, choice[n]) for n in names), evaluator.evaluate(m, machine))
+
+    if not names:
+        out.append(StaticCandidate((), evaluator.evaluate(Mapping.of(dict(fixed)), machine)))
+        return out
+    if total <= MAX_COMBINATIONS:
+        for combo in itertools.product(*(options[n] for n in names)):
+            out.append(run(dict(zip(names, combo))))
+    else:
+        # coordinate descent: start from the first option of each template
+        choice = {n: options[n][0] for n in names}
+        best = run(choice)
+        seen = {best.describe(): best}
+        improved = True
+        while improved:
+            improved = False
+            for n in names:
+                for d in options[n]:
+                    trial = dict(choice)
+                    trial[n] = d
+                    key = " ".join(f"{t}{trial[t].text()}{trial[t].grid}" for t in names)
+                    if key in seen:
+                        cand = seen[key]
+                    else:
+                        cand = run(trial)
+                        seen[key] = cand
+                    if cand.total < best.total - 1e-15:
+                        best, choice, improved = cand, trial, True
+        out = list(seen.values())
+    out.sort(key=lambda c: (c.total, c.describe()))
+    return out
