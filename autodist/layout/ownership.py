@@ -20,13 +20,21 @@ abstract coordinate ``(c // k) mod p`` (a BLOCK never wraps).  Array index
 **Abstract processors onto ranks.**  A ``PROCESSORS`` arrangement may be larger
 or smaller than the number of ranks.  autodist *folds* each arrangement axis:
 it picks an effective grid ``E`` (:func:`effective_grid`; ``E == grid`` when
-the arrangement fits in the ranks) and abstract coordinate ``a`` along an axis
-runs on effective coordinate ``a mod E``; the rank is the column-major linear
-index of the effective coordinates.  So ``P(20, 10)`` on 4 ranks folds to
-``E = (4, 1)``: abstract processor ``(a, b)`` runs on rank ``a mod 4`` (which
-is also its column-major linear index modulo 4).  Folding per axis keeps every
-rank's part of an array a rectangular product of per-dimension index sets, so
-it is one Fortran-order numpy array.  Ranks ``>= prod(E)`` own nothing of
+the arrangement fits in the ranks) and maps abstract coordinate ``a`` of an
+axis with ``g`` abstract processors to effective coordinate
+
+* ``a * E // g`` along an axis a template dimension is distributed ``BLOCK``
+  onto (contiguous, balanced groups: each rank's part stays one interval, so
+  ghost cells keep working);
+* ``a mod E`` along a ``CYCLIC(k)`` axis (blocks keep being dealt round robin:
+  ``CYCLIC(k)`` on ``g = m * E`` processors runs as ``CYCLIC(k)`` on ``E``).
+
+The rank is the column-major linear index of the effective coordinates.  So
+``P(20, 10)`` on 4 ranks folds to ``E = (4, 1)``: with ``(BLOCK, BLOCK)``
+abstract processor ``(a, b)`` runs on rank ``a // 5``, with
+``(CYCLIC, CYCLIC)`` on rank ``a mod 4`` (its column-major linear index
+modulo 4).  Folding per axis keeps every rank's part of an array a rectangular
+product of per-dimension index sets, so it is one Fortran-order numpy array.  Ranks ``>= prod(E)`` own nothing of
 arrays on that arrangement (they still take part in every collective).  A
 layout that distributes nothing is held whole by every rank.
 
@@ -86,6 +94,13 @@ def effective_grid(grid: tuple[int, ...], nranks: int) -> tuple[int, ...]:
     return best[2]
 
 
+def fold(a, procs: int, eff: int, contiguous: bool):
+    """Effective coordinate of abstract coordinate ``a`` (int or array) of an
+    axis of ``procs`` abstract processors folded onto ``eff`` (see the module
+    docstring)."""
+    return a * eff // procs if contiguous else a % eff
+
+
 def column_major(coords: Sequence[int], extents: Sequence[int]) -> int:
     """Column-major linear index of ``coords`` in a grid of ``extents``."""
     q = 0
@@ -107,8 +122,10 @@ class DimMap:
     """How the indices ``lo..hi`` of one array dimension spread over the
     coordinates of one grid axis.
 
-    Index ``i`` lies in template cell ``c = stride * i + cell0`` and belongs to
-    coordinate ``((c // block) mod procs) mod eff``.  ``eff == 1`` means the
+    Index ``i`` lies in template cell ``c = stride * i + cell0``, block
+    ``c // block``, abstract coordinate ``a = (c // block) mod procs`` and
+    effective coordinate ``fold(a)``: ``a * eff // procs`` when ``contiguous``
+    (BLOCK), ``a mod eff`` otherwise (CYCLIC).  ``eff == 1`` means the
     dimension is not distributed (held whole by every coordinate).
     """
 
@@ -119,6 +136,7 @@ class DimMap:
     block: int = 1
     procs: int = 1
     eff: int = 1
+    contiguous: bool = False
 
     @staticmethod
     def whole(lo: int, hi: int) -> "DimMap":
@@ -133,13 +151,13 @@ class DimMap:
         """The coordinate owning index ``i``: O(1)."""
         if self.eff == 1:
             return 0
-        return ((self.stride * i + self.cell0) // self.block % self.procs) % self.eff
+        return fold((self.stride * i + self.cell0) // self.block % self.procs, self.procs, self.eff, self.contiguous)
 
     def coord_array(self, idx: np.ndarray) -> np.ndarray:
         idx = np.asarray(idx, np.int64)
         if self.eff == 1:
             return np.zeros(idx.shape, np.int64)
-        return ((self.stride * idx + self.cell0) // self.block % self.procs) % self.eff
+        return fold((self.stride * idx + self.cell0) // self.block % self.procs, self.procs, self.eff, self.contiguous)
 
     @cached_property
     def labeling(self) -> Labeling:
@@ -366,7 +384,7 @@ def ownership(layout: Layout, nranks: int) -> Ownership:
                     )
             if x is None:
                 continue
-            dims[target.dim] = DimMap(lo, hi, target.stride, target.offset - tlo, k, g, egrid[x])
+            dims[target.dim] = DimMap(lo, hi, target.stride, target.offset - tlo, k, g, egrid[x], fmt.kind == "BLOCK")
             dim_axis[target.dim] = x
             axes.append(GridAxis(egrid[x], g, "dim", dim=target.dim))
         elif isinstance(target, Fixed):
@@ -374,7 +392,8 @@ def ownership(layout: Layout, nranks: int) -> Ownership:
                 raise HpfError(f"{where}: ALIGN fixes the array at template index {target.index}, outside {tlo}:{thi}")
             if x is not None:
                 cell = target.index - tlo
-                axes.append(GridAxis(egrid[x], g, "fixed", coord=(cell // k % g) % egrid[x]))
+                coord = fold(cell // k % g, g, egrid[x], fmt.kind == "BLOCK")
+                axes.append(GridAxis(egrid[x], g, "fixed", coord=coord))
         elif isinstance(target, Replicated):
             if x is not None:
                 axes.append(GridAxis(egrid[x], g, "replicated"))

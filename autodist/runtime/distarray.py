@@ -126,7 +126,7 @@ class DistArray:
         """Distribute a global array (its shape is the layout's).  With
         ``root=None`` every rank passes the same array and keeps its part (no
         communication); otherwise only ``root``'s array is used and scattered."""
-        if root is None or comm.Get_size() == 1:
+        if root is None:
             g = np.asarray(global_array)
             out = cls(layout, comm, dtype or g.dtype, ghosts)
             if g.shape != layout.shape:

@@ -26,6 +26,7 @@ import signal
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 from typing import Callable, Sequence
 
@@ -89,15 +90,18 @@ def _forward_stderr(pipe, sink) -> None:
 
 
 def launch(args: Sequence[str], nranks: int, timeout: float | None = DEFAULT_TIMEOUT, env: dict | None = None,
-           stdout=None, cwd: str | None = None) -> int:
+           stdout=None, stderr=None, cwd: str | None = None) -> int:
     """Run ``python <args>`` on ``nranks`` ranks and return its exit status.
 
-    ``stdout`` is inherited unless a file object is given.  On timeout the
-    whole job is killed and :class:`~autodist.errors.RuntimeFault` raised."""
+    ``stdout`` is inherited unless a file object is given; stderr goes to
+    ``stderr`` (default: ours) without the MPI library's abort banners.  On
+    timeout the whole job is killed and :class:`~autodist.errors.RuntimeFault`
+    raised."""
     cmd = mpiexec_command(nranks, args)
     proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd,
                             start_new_session=True)
-    forward = threading.Thread(target=_forward_stderr, args=(proc.stderr, sys.stderr), daemon=True)
+    sink = stderr if stderr is not None else sys.stderr
+    forward = threading.Thread(target=_forward_stderr, args=(proc.stderr, sink), daemon=True)
     forward.start()
     try:
         code = proc.wait(timeout=timeout)
@@ -153,8 +157,14 @@ def guarded(fn: Callable[..., int | None], *args, **kwargs) -> int:
         return _die(comm, f"autodist: internal error: {who}{type(exc).__name__}: {exc}", 3)
 
 
+#: Seconds a failing rank waits between printing its message and aborting,
+#: so that the process manager forwards the message before it kills the job.
+ABORT_GRACE = 0.3
+
+
 def _die(comm, message: str, code: int) -> int:
     print(message, file=sys.stderr, flush=True)
     if comm.Get_size() > 1:
+        time.sleep(ABORT_GRACE)
         comm.Abort(code)
     return code
