@@ -20,7 +20,7 @@ from .. import ir
 from ..errors import FortranError
 from ..ir import INTEGER, NOTYPE, REAL, Const, Dim, Expr, Name, Span, Type
 from .exprs import ExprConverter
-from .fold import evaluate, fold, make
+from .fold import convert, evaluate, fold
 from .intrinsics import is_intrinsic, result_type
 from .typeof import type_of
 
@@ -248,7 +248,7 @@ class SymbolTable:
             return
         e.type = t
         if e.is_param and e.value is not None:
-            converted = make(e.value.value, t)
+            converted = convert(e.value, t)
             if converted is None:
                 raise self.error(f"PARAMETER {name}: its value does not fit {t}")
             e.value = converted
@@ -345,14 +345,14 @@ class SymbolTable:
     def define_parameter(self, name: str, value_node) -> None:
         t = self.type_now(name)
         value = self.constant(value_node, f"the value of PARAMETER {name}")
-        converted = make(value.value, t)
+        converted = convert(value, t)
         if converted is None:
             raise self.error(f"PARAMETER {name}: a {value.type} value cannot be given to a {t} constant")
         e = self.entry(name)
         if e.is_param:
             raise self.error(f"PARAMETER {name} is defined twice")
         e.is_param, e.value = True, converted
-        if e.type is None and t.base == "character":
+        if t.base == "character" and t.size == 0:  # CHARACTER*(*): the value's length
             e.type = converted.type
 
     def _Parameter_Stmt(self, node) -> None:

@@ -67,6 +67,13 @@ def make(value: object, t: Type) -> Const | None:
     return None if v is None else Const(v, t)
 
 
+def convert(c: Const, t: Type) -> Const | None:
+    """``c`` converted to type ``t`` as an assignment does (a REAL literal is first
+    rounded to single precision: ``DOUBLE PRECISION X = 0.1`` is not 0.1)."""
+    own = make(c.value, c.type)
+    return None if own is None else make(own.value, t)
+
+
 def trunc_div(a: int, b: int) -> int:
     """Integer division truncating toward zero (Fortran), exact for any size."""
     q = abs(a) // abs(b)
