@@ -149,8 +149,11 @@ class UnitReader:
             first, last = ref.first, ref_last.last
             where = Where(self.span_of(first, last), first, last)
             opaque = note.opaque if note is not None else None
+            text = record.text
             if whole:
                 opaque = f"not modelled: {type(child).__name__}"
+                if ref_last.stmt >= 0 and ref_last.stmt != ref.stmt:
+                    text = f"{record.text} ... {us.unit.statements[ref_last.stmt].text}"
             label = record.label
             in_spec = first_exec is None
 
@@ -176,7 +179,7 @@ class UnitReader:
                 continue
             if in_spec and spec_section and not isinstance(child, (F.Assignment_Stmt, *_ANYWHERE)):
                 reason = opaque or f"not modelled: {type(child).__name__}"
-                opaque_decls.append((first, ir.Opaque(where.span, label, record.text, reason)))
+                opaque_decls.append((first, ir.Opaque(where.span, label, text, reason)))
                 last_spec_line = self.top_line(last)
                 continue
             if in_spec and isinstance(child, _ANYWHERE):
@@ -185,7 +188,7 @@ class UnitReader:
                 first_exec = where.span.first
                 first_exec_index = first
                 table.finish_spec()
-            statements.append((first, builder.item(child, where, label, record.text, opaque)))
+            statements.append((first, builder.item(child, where, label, text, opaque)))
 
         if last_spec_line is not None:
             decl_end = max(decl_end, last_spec_line)

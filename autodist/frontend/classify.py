@@ -109,6 +109,16 @@ def is_end(st: Statement) -> bool:
     return _END.fullmatch(st.key) is not None and not top_level(st.key, "=")
 
 
+def is_module(st: Statement) -> bool:
+    """``MODULE name`` or ``SUBMODULE (...) name`` (not ``MODULE PROCEDURE``)."""
+    key = st.key
+    if top_level(key, "="):
+        return False
+    return bool(re.fullmatch(rf"MODULE{NAME}", key) and not key.startswith("MODULEPROCEDURE")) or key.startswith(
+        "SUBMODULE("
+    )
+
+
 def is_data(st: Statement) -> bool:
     return st.key.startswith("DATA") and not top_level(st.key, "=")
 

@@ -84,8 +84,28 @@ def split_units(scan: Scan, source: Source) -> tuple[UnitText, ...]:
     """The program units of ``scan``, in order; an unterminated unit is an error."""
     units: list[UnitText] = []
     pending: list[Statement] = []
+    contains = False  # the unit has a CONTAINS: headers open internal subprograms
+    interfaces = 0  # open INTERFACE blocks: headers open interface bodies
+    nested = 0  # open internal subprograms and interface bodies
     for st in scan.statements:
+        key = st.key
+        if not pending and classify.is_module(st):
+            o = source.origins[st.first]
+            raise FortranError(f"Fortran 90 modules are not supported: {st.text}", o.file, o.line)
+        if key == "CONTAINS":
+            contains = True
+        elif key.startswith("INTERFACE") or key.startswith("ABSTRACTINTERFACE"):
+            interfaces += 1
+        elif key.startswith("ENDINTERFACE"):
+            interfaces = max(0, interfaces - 1)
+        elif (contains or interfaces) and pending and classify.header(st) is not None:
+            nested += 1
+        if classify.is_end(st) and nested:
+            nested -= 1
+            pending.append(st)
+            continue
         if classify.is_end(st):
+            contains = False
             if not pending:
                 o = source.origins[st.first]
                 raise FortranError("END statement without a program unit before it", o.file, o.line)

@@ -1,0 +1,117 @@
+"""Invalid Fortran is a FortranError naming the file and the line of the offending
+statement, never a traceback, never a silently shortened program."""
+
+from __future__ import annotations
+
+import pytest
+
+from autodist.errors import AutodistError, FortranError
+from autodist.frontend import read_program, read_text
+from autodist.frontend.parse import _run, make_parser
+
+from .helpers import read
+
+
+def error_of(text: str, filename: str = "t.f") -> str:
+    with pytest.raises(FortranError) as err:
+        read(text, filename)
+    return str(err.value)
+
+
+def test_syntax_error_deep_in_a_nest():
+    assert error_of(
+        """
+              SUBROUTINE S(A, N)
+              REAL A(N, N)
+              DO 10 J = 1, N
+        C        comment
+              DO 10 I = 1, N
+                 IF (A(I,J) .GT. 0.0) THEN
+                    A(I,J) = (A(I,J) + 1.0
+                 END IF
+           10 CONTINUE
+              END
+        """
+    ) == "t.f:7: invalid statement: A(I,J) = (A(I,J) + 1.0"
+
+
+def test_syntax_error_in_a_continued_statement_names_its_first_line():
+    assert error_of(
+        """
+              PROGRAM P
+              X = 1.0
+              CALL WORK(X,
+             &          X +
+             &          )
+              END
+        """
+    ) == "t.f:3: invalid statement: CALL WORK(X,          X +          )"
+
+
+def test_error_in_a_later_unit_is_not_blamed_on_the_first():
+    assert error_of(
+        """
+              PROGRAM P
+              CALL S
+              END
+              SUBROUTINE S
+              X = 1
+              Y = = 2
+              END
+        """
+    ) == "t.f:6: invalid statement: Y = = 2"
+
+
+def test_unclosed_loop_is_reported_at_the_do_not_at_end():
+    # fparser2 itself reports this one at the END line
+    tree, leftover, message = _run(make_parser(), "      SUBROUTINE S\n      DO 10 I = 1, 3\n      X = I\n      END\n", "fixed")
+    assert message is not None and "at line 4" in message
+    assert error_of("      SUBROUTINE S\n      DO 10 I = 1, 3\n      X = I\n      END\n") == (
+        "t.f:2: DO loop has no terminating statement labelled 10"
+    )
+
+
+def test_error_inside_an_include_file_names_that_file(tmp_path):
+    (tmp_path / "body.h").write_text("      X = 1.0\n      Y = X +* 2.0\n")
+    (tmp_path / "p.f").write_text("      PROGRAM P\n      INCLUDE 'body.h'\n      END\n")
+    with pytest.raises(FortranError) as err:
+        read_program([tmp_path / "p.f"])
+    assert (err.value.file, err.value.line) == (str(tmp_path / "body.h"), 2)
+    assert err.value.message == "invalid statement: Y = X +* 2.0"
+
+
+def test_free_form_errors():
+    assert error_of("program p\n  x = 1\n  y = x +\nend program\n", "t.f90") == "t.f90:3: invalid statement: y = x +"
+
+
+def test_fparser_alone_drops_units_after_a_headerless_main():
+    # what the front end protects against: no error, a unit is just missing
+    tree, leftover, message = _run(make_parser(), "      X = 1\n      END\n      SUBROUTINE S\n      END\n", "fixed")
+    assert message is None and leftover is not None
+    assert [type(u).__name__ for u in tree.content] == ["Main_Program0"]
+    program = read("      X = 1\n      END\n      SUBROUTINE S\n      END\n")
+    assert [u.name for u in program.units] == ["MAIN", "S"]
+
+
+def test_modules_are_refused_clearly():
+    assert error_of("module m\nend module m\n", "t.f90") == "t.f90:1: Fortran 90 modules are not supported: module m"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "      PROGRAM P\n      X = 'unterminated\n      END\n",
+        "      PROGRAM P\n      IF (X) THEN\n      ELSE IF\n      END IF\n      END\n",
+        "      PROGRAM P\n      DO 10 I = 1\n   10 CONTINUE\n      END\n",
+        "      PROGRAM P\n      REAL X(10\n      END\n",
+        "      PROGRAM P\n      GOTO\n      END\n",
+        "      PROGRAM P\n      CALL\n      END\n",
+        "      FUNCTION\n      END\n",
+        "      PROGRAM P\n      X = (1 + 2))\n      END\n",
+        "\x00\x01\x02\n",
+    ],
+)
+def test_garbage_gives_a_located_error_never_a_traceback(text):
+    with pytest.raises(AutodistError) as err:
+        read_text(text, "g.f")
+    assert str(err.value).startswith("g.f:")
