@@ -242,7 +242,9 @@ class Affine:
         parts = []
         for v, c in self.terms:
             parts.append(v if c == 1 else f"-{v}" if c == -1 else f"{c}*{v}")
-        if self.const or not parts:
+        if self.const > 0 and parts and parts[0].startswith("-"):
+            parts.insert(0, str(self.const))  # "65-II" rather than "-II+65"
+        elif self.const or not parts:
             parts.append(str(self.const))
         return "+".join(parts).replace("+-", "-")
 

@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from .. import ir
 from .loops import TripCounter, loop_values
 from .model import PhaseFlow, Transition
@@ -176,45 +178,83 @@ class FlowBuilder:
     # --------------------------------------------------------------- statements
 
     def block(self, stmts: tuple[ir.Stmt, ...]) -> Summary:
+        """A statement list: composed exactly when control only falls through,
+        as a Markov chain over its statements when GOTOs jump inside it."""
         items = list(stmts)
+        if not any(_jumps(s) for s in items):
+            out = Summary()
+            for s in items:
+                out = seq(out, self.stmt(s))
+            return out
+        return self._chain(items)
+
+    def _chain(self, items: list[ir.Stmt]) -> Summary:
+        """Expected behaviour of a statement list with jumps (see module doc)."""
+        n = len(items)
         labels = {s.label: k for k, s in enumerate(items) if s.label is not None}
+        parts = [self.stmt(s) for s in items]
+        P = np.zeros((n, n + 1))  # P[i, j]: control leaves item i for item j (n: leaves the list)
+        for i, s in enumerate(items):
+            for j, p in self._successors(s, i, labels, n):
+                P[i, j] += p
+        # expected visits per entry: v = e0 + P^T v
+        e0 = np.zeros(n)
+        e0[0] = 1.0
+        v = _solve(np.eye(n) - P[:, :n].T, e0)
+        phases = sorted({q for part in parts for q in part.first})
+        col = {q: k for k, q in enumerate(phases)}
+        # H[i, k]: after leaving item i, probability that phase k is the next to
+        # run (last column: the list is left before any further phase)
+        F = np.zeros((n, len(phases) + 1))
+        empty = np.array([part.empty for part in parts])
+        for j, part in enumerate(parts):
+            for q, x in part.first.items():
+                F[j, col[q]] = x
+        R = P[:, :n] @ F
+        R[:, -1] += P[:, n]
+        H = _solve(np.eye(n) - P[:, :n] * empty[None, :], R)
         out = Summary()
-        k = 0
-        while k < len(items):
-            s = items[k]
-            # backward GOTO idiom: label here, a jump back to it later in this list
-            if s.label is not None:
-                back = self._last_backjump(items, k, s.label)
-                if back is not None:
-                    body = self.block(tuple(items[k: back + 1]))
-                    n = self._goto_loop_trips(s)
-                    out = seq(out, loop(n, body))
-                    k = back + 1
-                    continue
-            # forward conditional skip: IF (c) GOTO L with L later in this list
-            target = _forward_target(s)
-            if target is not None and target in labels and labels[target] > k:
-                j = labels[target]
-                p = self._probability(s.branches[0].cond, s.branches[0].span) if isinstance(s, ir.If) else 1.0
-                skipped = self.block(tuple(items[k + 1: j]))
-                out = seq(out, branch([(1.0 - p, skipped)]))
-                k = j
-                continue
-            out = seq(out, self.stmt(s))
-            k += 1
+        for i, part in enumerate(parts):
+            _add(out.freq, part.freq, v[i])
+            _add(out.trans, part.trans, v[i])
+            _add(out.sites, part.sites, v[i])
+            for p_, x in part.last.items():
+                for q, k in col.items():
+                    if H[i, k] > 1e-15:
+                        out.trans[(p_, q)] = out.trans.get((p_, q), 0.0) + v[i] * x * H[i, k]
+                if H[i, -1] > 1e-15:
+                    out.last[p_] = out.last.get(p_, 0.0) + v[i] * x * H[i, -1]
+        first = F[0] + empty[0] * H[0]
+        out.first = {q: float(first[k]) for q, k in col.items() if first[k] > 1e-15}
+        out.empty = float(first[-1])
         return out
 
-    def _last_backjump(self, items: list[ir.Stmt], k: int, label: int) -> int | None:
-        last = None
-        for j in range(k, len(items)):
-            t = items[j]
-            if isinstance(t, ir.Goto) and t.target == label and j > k:
-                last = j
-            elif isinstance(t, ir.If) and t.logical and len(t.branches[0].body) == 1:
-                inner = t.branches[0].body[0]
-                if isinstance(inner, ir.Goto) and inner.target == label and j > k:
-                    last = j
-        return last
+    def _successors(self, s: ir.Stmt, i: int, labels: dict[int, int], n: int) -> list[tuple[int, float]]:
+        """Where control goes after item ``i`` (index ``n``: out of the list)."""
+        nxt = i + 1
+
+        def to(label: int) -> int:
+            return labels.get(label, n)
+
+        if isinstance(s, ir.Goto):
+            return [(to(s.target), 1.0)]
+        if isinstance(s, (ir.Return, ir.Stop)):
+            return [(n, 1.0)]
+        if isinstance(s, ir.ComputedGoto):
+            k = len(s.targets) + 1
+            return [(to(t), 1.0 / k) for t in s.targets] + [(nxt, 1.0 / k)]
+        if isinstance(s, ir.ArithIf):
+            return [(to(t), 1.0 / 3) for t in (s.neg, s.zero, s.pos)]
+        target = _forward_target(s)
+        if target is not None:
+            j = to(target)
+            cond = s.branches[0].cond  # type: ignore[attr-defined]
+            p = self._probability(cond, s.branches[0].span)  # type: ignore[attr-defined]
+            if j <= i and id(cond) not in self.decided:
+                # a backward conditional jump closes a loop: default trips unless measured
+                p = 1.0 - 1.0 / max(self._goto_loop_trips(s), 1.0)
+            return [(j, p), (nxt, 1.0 - p)]
+        return [(nxt, 1.0)]
 
     def _goto_loop_trips(self, s: ir.Stmt) -> float:
         prof = self.counter.options.profile
@@ -337,13 +377,26 @@ class FlowBuilder:
 
 
 def _forward_target(s: ir.Stmt) -> int | None:
+    """The label of ``IF (c) GOTO label``, else None."""
     if isinstance(s, ir.If) and s.logical and len(s.branches[0].body) == 1:
         inner = s.branches[0].body[0]
         if isinstance(inner, ir.Goto):
             return inner.target
-    if isinstance(s, ir.Goto):
-        return s.target
     return None
+
+
+def _jumps(s: ir.Stmt) -> bool:
+    """Does control leave ``s`` other than by falling through (at this level)?"""
+    if isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithIf, ir.Return, ir.Stop)):
+        return True
+    return _forward_target(s) is not None
+
+
+def _solve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    try:
+        return np.linalg.solve(a, b)
+    except np.linalg.LinAlgError:  # a loop that never exits: least squares keeps it finite
+        return np.linalg.lstsq(a, b, rcond=None)[0]
 
 
 def build_flow(unit: ir.Unit, phase_of: dict[int, int], arrays_of: dict[int, tuple[str, ...]],

@@ -135,11 +135,16 @@ def loop_values(do: ir.Do, env: dict[str, int]) -> range | None:
 
 
 def bounds_text(do: ir.Do) -> str:
+    """``start, end[, step]`` as analyzed (affine bounds in normal form)."""
     from .text import expr_text
 
-    parts = [expr_text(do.start), expr_text(do.end)]
+    def one(e: ir.Expr) -> str:
+        a = ir.affine(e)
+        return str(a) if a is not None else expr_text(e)
+
+    parts = [one(do.start), one(do.end)]
     if do.step is not None:
-        parts.append(expr_text(do.step))
+        parts.append(one(do.step))
     return ", ".join(parts)
 
 

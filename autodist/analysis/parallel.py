@@ -192,7 +192,7 @@ def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: i
     inner_loops = [s for s in ir.walk(do.body) if isinstance(s, ir.Do)]
     inner_vars = {lp.var for lp in inner_loops}
     loop_vars = inner_vars | {do.var}
-    reductions = find_reductions(do.body, loop_vars)
+    reductions = find_reductions(do.body, {do.var})
     red_names = {r.name for r in reductions}
     skip = {id(s) for r in reductions for s in r.stmts}
     for r in reductions:

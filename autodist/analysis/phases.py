@@ -73,6 +73,15 @@ def _branch_weight(ctx: Ctx, counter: TripCounter) -> float:
     return counter.options.branch_probability ** max(1, len(ctx.conds))
 
 
+def _per_execution(counter: TripCounter, outer: tuple[ir.Do, ...], inner: tuple[ir.Do, ...]) -> float:
+    """Executions of the body of ``inner`` per execution of the phase, averaged
+    over the iterations of the control loops ``outer`` around the phase."""
+    if not inner:
+        return 1.0
+    runs = counter.count(outer)
+    return counter.count(outer + inner) / runs if runs else 0.0
+
+
 def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, counter: TripCounter,
                 branch_prob: dict[int, float] | None = None) -> Phase:
     """Summarize one phase: loops with their parallelism, reference patterns, counts."""
@@ -114,10 +123,11 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
         if isinstance(s, ir.Do):
             depth = len(in_phase)
             parent = in_phase[-1].span.first if in_phase else None
-            trip = counter.average_trips(in_phase, s)
-            iters = counter.count(in_phase + (s,))
+            # averaged over the control loops around the phase (bounds may use their variables)
+            trip = counter.average_trips(site.loops + in_phase, s)
+            iters = _per_execution(counter, site.loops, in_phase + (s,))
             loops.append(classify_loop(s, ctx.loops, uc, depth, parent, trip, counter.known(s), iters))
-        count = counter.count(in_phase) * _branch_weight(ctx, counter)
+        count = _per_execution(counter, site.loops, in_phase) * _branch_weight(ctx, counter)
         if isinstance(s, ir.Assign):
             value_reads = _array_reads(s.value, uc, line, loop_vars)
             rhs = list(value_reads)

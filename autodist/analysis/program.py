@@ -6,6 +6,8 @@ from dataclasses import replace
 
 from .. import ir
 from .callgraph import bottom_up, call_graph, check_recursion
+from .constprop import specialize
+from .substitute import forward_substitute
 from .controlflow import build_flow
 from .loops import TripCounter
 from .model import AnalysisOptions, ProcedureAnalysis, ProgramAnalysis
@@ -30,6 +32,8 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
     options = options or AnalysisOptions()
     g = call_graph(program)
     check_recursion(program, g)
+    program, _constants = specialize(program)
+    program = replace(program, units=tuple(forward_substitute(u) for u in program.units))
     order = bottom_up(g)
     effects: dict[str, Effects] = {}
     results: dict[str, ProcedureAnalysis] = {}

@@ -1,0 +1,132 @@
+"""Interprocedural constant propagation of scalar dummy arguments.
+
+EISPACK-style routines receive their sizes as arguments (``TRED2(NM, N, A, D,
+E, Z)``).  When every call of a unit passes the same integer constant for a
+scalar dummy that the unit never modifies, the dummy is that constant: it is
+substituted everywhere in the unit (array bounds, loop limits, conditions),
+so trip counts and array shapes become known.  Callers are specialized before
+their callees, so constants flow down call chains.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable
+
+from .. import ir
+from .callgraph import bottom_up, call_graph
+
+
+def map_exprs(node, fn: Callable[[ir.Expr], ir.Expr]):
+    """A copy of an IR node with ``fn`` applied to every expression, bottom-up."""
+    if isinstance(node, ir.Expr):
+        if dataclasses.is_dataclass(node):
+            changes = {}
+            for f in dataclasses.fields(node):
+                v = getattr(node, f.name)
+                nv = map_exprs(v, fn)
+                if nv is not v:
+                    changes[f.name] = nv
+            node = dataclasses.replace(node, **changes) if changes else node
+        return fn(node)
+    if isinstance(node, tuple):
+        items = tuple(map_exprs(x, fn) for x in node)
+        return node if all(a is b for a, b in zip(items, node)) else items
+    if dataclasses.is_dataclass(node) and not isinstance(node, type) and not isinstance(node, ir.Span):
+        changes = {}
+        for f in dataclasses.fields(node):
+            v = getattr(node, f.name)
+            nv = map_exprs(v, fn)
+            if nv is not v:
+                changes[f.name] = nv
+        return dataclasses.replace(node, **changes) if changes else node
+    return node
+
+
+def _modified(unit: ir.Unit) -> set[str]:
+    """Scalars a unit may modify: assigned, DO variables, READ items, actual
+    arguments of calls (the callee may write them)."""
+    out: set[str] = set()
+    for s in unit.statements():
+        if isinstance(s, ir.Assign):
+            t = s.target
+            while isinstance(t, ir.Substring):
+                t = t.base
+            if isinstance(t, ir.Name):
+                out.add(t.name)
+        elif isinstance(s, (ir.Do,)):
+            out.add(s.var)
+        elif isinstance(s, ir.Io) and s.kind == "read":
+            out |= {i.name for i in s.items if isinstance(i, ir.Name)}
+        elif isinstance(s, ir.Call):
+            out |= {a.name for a in s.args if isinstance(a, ir.Name)}
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                    out |= {a.name for a in x.args if isinstance(a, ir.Name)}
+    return out
+
+
+def _int_const(e: ir.Expr) -> int | None:
+    if isinstance(e, ir.Const) and type(e.value) is int:
+        return e.value
+    a = ir.affine(e)
+    return a.const if a is not None and a.is_const else None
+
+
+def _fold(e: ir.Expr) -> ir.Expr:
+    """Fold integer +, -, * of constants (bounds like N+1 after substitution)."""
+    if isinstance(e, ir.BinOp) and e.op in ("+", "-", "*"):
+        a, b = _int_const(e.left), _int_const(e.right)
+        if a is not None and b is not None and isinstance(e.left, ir.Const) and isinstance(e.right, ir.Const):
+            v = a + b if e.op == "+" else a - b if e.op == "-" else a * b
+            return ir.Const(v, ir.INTEGER)
+    if isinstance(e, ir.UnOp) and e.op == "-" and isinstance(e.operand, ir.Const) and type(e.operand.value) is int:
+        return ir.Const(-e.operand.value, ir.INTEGER)
+    return e
+
+
+def specialize(program: ir.Program) -> tuple[ir.Program, dict[str, dict[str, int]]]:
+    """The program with constant scalar dummies substituted; also returns
+    ``{unit: {dummy: value}}`` for reports."""
+    g = call_graph(program)
+    order = list(reversed(bottom_up(g)))  # callers first
+    units = {u.name: u for u in program.units}
+    found: dict[str, dict[str, int]] = {}
+    for name in order:
+        unit = units[name]
+        if not unit.args or g.in_degree(name) == 0:
+            continue
+        values: dict[int, set[int | None]] = {}
+        for caller in g.predecessors(name):
+            cu = units.get(caller)
+            if cu is None:
+                continue
+            for s in cu.statements():
+                if isinstance(s, ir.Call) and s.name == name:
+                    for k in range(len(unit.args)):
+                        a = s.args[k] if k < len(s.args) else None
+                        values.setdefault(k, set()).add(_int_const(a) if a is not None else None)
+        modified = _modified(unit)
+        subst: dict[str, int] = {}
+        for k, dummy in enumerate(unit.args):
+            sym = unit.symbol(dummy)
+            vals = values.get(k, {None})
+            if sym is None or sym.is_array or sym.type.base != "integer" or dummy in modified:
+                continue
+            if len(vals) == 1 and None not in vals:
+                subst[dummy] = next(iter(vals))  # type: ignore[assignment]
+        if not subst:
+            continue
+        found[name] = subst
+
+        def fn(e: ir.Expr) -> ir.Expr:
+            if isinstance(e, ir.Name) and e.name in subst:
+                return ir.Const(subst[e.name], ir.INTEGER)
+            return _fold(e)
+
+        units[name] = map_exprs(unit, fn)
+    if not found:
+        return program, {}
+    new = dataclasses.replace(program, units=tuple(units[u.name] for u in program.units))
+    return new, found

@@ -1,0 +1,129 @@
+"""Forward substitution of affine scalar definitions (DDT: expression and
+subscript substitution).
+
+EISPACK-style loops compute their bounds in scalars: ``I = N + 2 - II``,
+``L = I - 1``, ``DO 10 K = 1, L``.  Within a statement list, after an
+unconditional ``S = e`` with ``e`` affine, later reads of ``S`` (in loop
+bounds, subscripts, conditions, right-hand sides, nested blocks included) are
+replaced by ``e`` until ``S`` or a variable of ``e`` may be assigned again.
+Trip counts, triangular bounds and subscripts then become affine in loop
+variables, which the dependence tests and the cost model can use.
+The rewritten IR is only analyzed; the source text is never changed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .. import ir
+from .constprop import map_exprs
+from .scalars import writes_of_stmt
+
+
+def _assigned_in(stmt: ir.Stmt) -> set[str]:
+    """Scalars ``stmt`` (and statements nested in it) may assign."""
+    out: set[str] = set()
+    for s in ir.walk((stmt,)):
+        out |= writes_of_stmt(s)
+        if isinstance(s, ir.Call):
+            out |= {a.name for a in s.args if isinstance(a, ir.Name)}
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                    out |= {a.name for a in x.args if isinstance(a, ir.Name)}
+    return out
+
+
+def _replace(expr: ir.Expr, defs: dict[str, ir.Expr]) -> ir.Expr:
+    if not defs:
+        return expr
+    return map_exprs(expr, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
+
+
+def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt:
+    """Replace reads of ``defs`` in ``s`` (its own expressions and nested blocks)."""
+    if not defs and not s.blocks():
+        return s
+    if isinstance(s, ir.Assign):
+        target = s.target
+        if isinstance(target, ir.Index):
+            target = ir.Index(target.name, tuple(_replace(x, defs) for x in target.subscripts))
+        return dataclasses.replace(s, target=target, value=_replace(s.value, defs))
+    if isinstance(s, ir.Do):
+        inner = {k: v for k, v in defs.items() if k != s.var and s.var not in _names(v)}
+        return dataclasses.replace(
+            s,
+            start=_replace(s.start, defs),
+            end=_replace(s.end, defs),
+            step=_replace(s.step, defs) if s.step is not None else None,
+            body=_block(s.body, inner, ints),
+        )
+    if isinstance(s, ir.DoWhile):
+        return dataclasses.replace(s, cond=_replace(s.cond, defs), body=_block(s.body, defs, ints))
+    if isinstance(s, ir.If):
+        branches = tuple(
+            dataclasses.replace(b, cond=_replace(b.cond, defs) if b.cond is not None else None,
+                                body=_block(b.body, defs, ints))
+            for b in s.branches
+        )
+        return dataclasses.replace(s, branches=branches)
+    if isinstance(s, ir.Call):
+        # a whole-variable argument may be written by the callee: keep it a variable
+        args = tuple(a if isinstance(a, ir.Name) else _replace(a, defs) for a in s.args)
+        return dataclasses.replace(s, args=args)
+    if isinstance(s, (ir.ArithIf, ir.ComputedGoto, ir.Stop)) or (isinstance(s, ir.Io) and s.kind != "read"):
+        return map_exprs(s, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
+    return s
+
+
+def _names(e: ir.Expr) -> set[str]:
+    return {x.name for x in e.walk() if isinstance(x, ir.Name)}
+
+
+def _jump_targets(s: ir.Stmt) -> set[int]:
+    out: set[int] = set()
+    for x in ir.walk((s,)):
+        if isinstance(x, ir.Goto):
+            out.add(x.target)
+        elif isinstance(x, ir.ComputedGoto):
+            out |= set(x.targets)
+        elif isinstance(x, ir.ArithIf):
+            out |= {x.neg, x.zero, x.pos}
+    return out
+
+
+def _block(stmts: tuple[ir.Stmt, ...], defs: dict[str, ir.Expr], ints: set[str]) -> tuple[ir.Stmt, ...]:
+    defs = dict(defs)
+    out: list[ir.Stmt] = []
+    sources: dict[int, list[int]] = {}
+    for i, s in enumerate(stmts):
+        for t in _jump_targets(s):
+            sources.setdefault(t, []).append(i)
+    after: list[dict[str, ir.Expr]] = []
+    for i, s in enumerate(stmts):
+        if s.label is not None and s.label in sources:
+            # control may also arrive by a jump: keep what holds on every way in
+            srcs = sources[s.label]
+            if any(j >= i for j in srcs):
+                defs = {}  # a backward jump (or one from this very statement)
+            else:
+                for j in srcs:
+                    defs = {k: v for k, v in defs.items() if after[j].get(k) == v}
+        new = _subst_stmt(s, defs, ints)
+        out.append(new)
+        killed = _assigned_in(s)
+        defs = {k: v for k, v in defs.items() if k not in killed and not (_names(v) & killed)}
+        if isinstance(new, ir.Assign) and isinstance(new.target, ir.Name):
+            name = new.target.name
+            value = new.value
+            a = ir.affine(value)
+            if a is not None and name in ints and name not in _names(value):
+                defs[name] = value
+        after.append(dict(defs))
+    return tuple(out)
+
+
+def forward_substitute(unit: ir.Unit) -> ir.Unit:
+    """The unit with affine scalar definitions substituted forward."""
+    ints = {sym.name for sym in unit.symbols if not sym.is_array and sym.type.base == "integer"}
+    return dataclasses.replace(unit, body=_block(unit.body, {}, ints))
