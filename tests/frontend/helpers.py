@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from autodist import ir
+from autodist.errors import FortranError
 from autodist.frontend import read_text
 
 
@@ -20,6 +21,15 @@ def snippet(text: str) -> str:
 def read(text: str, filename: str = "t.f", **kwargs) -> ir.Program:
     """Read a snippet (see :func:`snippet`)."""
     return read_text(snippet(text), filename, **kwargs)
+
+
+def error_of(text: str, filename: str = "t.f", **kwargs) -> str:
+    """The one-line message of the FortranError that reading the snippet raises."""
+    try:
+        read(text, filename, **kwargs)
+    except FortranError as err:
+        return str(err)
+    raise AssertionError("no FortranError was raised")
 
 
 def unit(text: str, filename: str = "t.f", **kwargs) -> ir.Unit:

@@ -10,7 +10,7 @@ import pytest
 from autodist import ir
 from autodist.errors import FortranError
 
-from .helpers import c, read, sym, unit
+from .helpers import c, error_of, read, sym, unit
 
 CHAR = lambda n: ir.Type("character", n)  # noqa: E731
 
@@ -188,9 +188,7 @@ def test_parameters_fold_into_bounds_limits_subscripts_and_values():
 
 
 def test_parameter_errors():
-    with pytest.raises(FortranError) as err:
-        read("      SUBROUTINE S\n      PARAMETER (N = M + 1)\n      END\n")
-    assert str(err.value) == "t.f:2: the value of PARAMETER N is not a constant expression: M + 1"
+    assert error_of("      SUBROUTINE S\n      PARAMETER (N = M + 1)\n      END\n") == "t.f:2: the value of PARAMETER N is not a constant expression: M + 1"
     with pytest.raises(FortranError, match=r"t.f:3: PARAMETER N is defined twice"):
         read("      SUBROUTINE S\n      PARAMETER (N = 1)\n      PARAMETER (N = 2)\n      END\n")
     with pytest.raises(FortranError, match=r"t.f:3: PARAMETER L: a LOGICAL value cannot be given"):
@@ -217,9 +215,7 @@ def test_dimension_statement_and_common_dimensions():
 
 
 def test_dimensions_twice_is_an_error():
-    with pytest.raises(FortranError) as err:
-        read("      SUBROUTINE S\n      REAL A(10)\n      DIMENSION A(20)\n      END\n")
-    assert str(err.value) == "t.f:3: A is given dimensions twice"
+    assert error_of("      SUBROUTINE S\n      REAL A(10)\n      DIMENSION A(20)\n      END\n") == "t.f:3: A is given dimensions twice"
     with pytest.raises(FortranError, match=r"t.f:3: A is given a type twice"):
         read("      SUBROUTINE S\n      REAL A(10)\n      INTEGER A\n      END\n")
 
@@ -248,9 +244,7 @@ def test_common_blocks():
 
 
 def test_common_errors():
-    with pytest.raises(FortranError) as err:
-        read("      SUBROUTINE S\n      COMMON /A/ X\n      COMMON /B/ X\n      END\n")
-    assert str(err.value) == "t.f:3: X is already in COMMON /A/"
+    assert error_of("      SUBROUTINE S\n      COMMON /A/ X\n      COMMON /B/ X\n      END\n") == "t.f:3: X is already in COMMON /A/"
     with pytest.raises(FortranError, match=r"t.f:2: dummy argument X cannot be in COMMON"):
         read("      SUBROUTINE S(X)\n      COMMON /A/ X\n      END\n")
 
@@ -364,9 +358,7 @@ def test_external_intrinsic_and_references():
 
 
 def test_intrinsic_statement_checks_the_name():
-    with pytest.raises(FortranError) as err:
-        read("      SUBROUTINE S\n      INTRINSIC FOO\n      END\n")
-    assert str(err.value) == "t.f:2: FOO is not an intrinsic function"
+    assert error_of("      SUBROUTINE S\n      INTRINSIC FOO\n      END\n") == "t.f:2: FOO is not an intrinsic function"
 
 
 def test_adjustable_and_assumed_size_dummy_arrays():
@@ -441,9 +433,7 @@ def test_assignment_to_an_array_element_is_not_a_statement_function():
 
 
 def test_specification_after_executable_statement():
-    with pytest.raises(FortranError) as err:
-        read("      SUBROUTINE S\n      X = 1.0\n      REAL Y\n      END\n")
-    assert str(err.value) == "t.f:3: specification statement after the first executable statement (line 2): REAL Y"
+    assert error_of("      SUBROUTINE S\n      X = 1.0\n      REAL Y\n      END\n") == "t.f:3: specification statement after the first executable statement (line 2): REAL Y"
 
 
 def test_decl_end_and_symbol_spans():

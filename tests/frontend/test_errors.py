@@ -9,13 +9,7 @@ from autodist.errors import AutodistError, FortranError
 from autodist.frontend import read_program, read_text
 from autodist.frontend.parse import _run, make_parser
 
-from .helpers import read
-
-
-def error_of(text: str, filename: str = "t.f") -> str:
-    with pytest.raises(FortranError) as err:
-        read(text, filename)
-    return str(err.value)
+from .helpers import error_of, read
 
 
 def test_syntax_error_deep_in_a_nest():

@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from autodist import ir
-from autodist.errors import FortranError
 
-from .helpers import c, outline, read, unit
+from .helpers import c, error_of, outline, unit
 
 
 def test_columns_73_to_80_are_cut():
@@ -90,21 +89,15 @@ def test_keywords_written_with_blanks():
 
 
 def test_label_field_must_hold_digits():
-    with pytest.raises(FortranError) as err:
-        read("      PROGRAM P\n   1X X = 1\n      END\n")
-    assert str(err.value) == "t.f:2: invalid statement label '1X' in columns 1-5"
+    assert error_of("      PROGRAM P\n   1X X = 1\n      END\n") == "t.f:2: invalid statement label '1X' in columns 1-5"
 
 
 def test_continuation_without_statement():
-    with pytest.raises(FortranError) as err:
-        read("C     nothing before\n     &X = 1\n      END\n")
-    assert str(err.value) == "t.f:2: continuation line without a statement to continue"
+    assert error_of("C     nothing before\n     &X = 1\n      END\n") == "t.f:2: continuation line without a statement to continue"
 
 
 def test_label_without_statement():
-    with pytest.raises(FortranError) as err:
-        read("      PROGRAM P\n   10\n      END\n")
-    assert str(err.value) == "t.f:2: statement label 10 without a statement"
+    assert error_of("      PROGRAM P\n   10\n      END\n") == "t.f:2: statement label 10 without a statement"
 
 
 # --------------------------------------------------------------------------- directives

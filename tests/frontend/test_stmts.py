@@ -6,9 +6,8 @@ from __future__ import annotations
 import pytest
 
 from autodist import ir
-from autodist.errors import FortranError
 
-from .helpers import c, outline, read, unit
+from .helpers import c, error_of, outline, read, unit
 
 R = ir.REAL
 
@@ -440,6 +439,4 @@ def test_whole_array_assignment_is_opaque():
     ],
 )
 def test_structure_errors_name_the_statement(body, line, message):
-    with pytest.raises(FortranError) as err:
-        read("      SUBROUTINE S\n" + body + "      END\n")
-    assert str(err.value) == f"t.f:{line}: {message}"
+    assert error_of("      SUBROUTINE S\n" + body + "      END\n") == f"t.f:{line}: {message}"

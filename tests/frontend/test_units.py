@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import pytest
-
 from autodist import ir
-from autodist.errors import FortranError
 
-from .helpers import read, unit
+from .helpers import error_of, read, unit
 
 
 def test_every_kind_of_unit():
@@ -168,33 +165,23 @@ def test_free_form_units_with_end_names():
 
 
 def test_unit_defined_twice_in_one_file():
-    with pytest.raises(FortranError) as err:
-        read("      SUBROUTINE S\n      END\n      SUBROUTINE S(X)\n      END\n")
-    assert str(err.value) == "t.f:3: program unit S is defined twice (also at t.f:1)"
+    assert error_of("      SUBROUTINE S\n      END\n      SUBROUTINE S(X)\n      END\n") == "t.f:3: program unit S is defined twice (also at t.f:1)"
 
 
 def test_two_main_programs_without_header_are_a_duplicate():
-    with pytest.raises(FortranError) as err:
-        read("      X = 1\n      END\n      Y = 2\n      END\n")
-    assert str(err.value) == "t.f:3: program unit MAIN is defined twice (also at t.f:1)"
+    assert error_of("      X = 1\n      END\n      Y = 2\n      END\n") == "t.f:3: program unit MAIN is defined twice (also at t.f:1)"
 
 
 def test_missing_end():
-    with pytest.raises(FortranError) as err:
-        read("      SUBROUTINE S\n      X = 1\n")
-    assert str(err.value) == "t.f:1: subroutine S has no END statement"
+    assert error_of("      SUBROUTINE S\n      X = 1\n") == "t.f:1: subroutine S has no END statement"
 
 
 def test_end_without_unit():
-    with pytest.raises(FortranError) as err:
-        read("      SUBROUTINE S\n      END\n      END\n")
-    assert str(err.value) == "t.f:3: END statement without a program unit before it"
+    assert error_of("      SUBROUTINE S\n      END\n      END\n") == "t.f:3: END statement without a program unit before it"
 
 
 def test_invalid_header():
-    with pytest.raises(FortranError) as err:
-        read("      PROGRAM P\n      END\n      SUBROUTINE S(A,)\n      A = 1\n      END\n")
-    assert str(err.value) == "t.f:3: invalid program unit header: SUBROUTINE S(A,)"
+    assert error_of("      PROGRAM P\n      END\n      SUBROUTINE S(A,)\n      A = 1\n      END\n") == "t.f:3: invalid program unit header: SUBROUTINE S(A,)"
 
 
 def test_empty_file_has_no_units():
@@ -202,9 +189,7 @@ def test_empty_file_has_no_units():
 
 
 def test_directive_outside_any_unit():
-    with pytest.raises(FortranError) as err:
-        read("CHPF$ PROCESSORS P(4)\n")
-    assert str(err.value) == "t.f:1: directive or preprocessor line outside any program unit"
+    assert error_of("CHPF$ PROCESSORS P(4)\n") == "t.f:1: directive or preprocessor line outside any program unit"
 
 
 def test_labelled_end_is_a_branch_target():
