@@ -7,7 +7,7 @@ import pytest
 
 from autodist import ir
 
-from .helpers import c, error_of, outline, read, unit
+from .helpers import c, error_of, outline, unit
 
 R = ir.REAL
 
