@@ -36,6 +36,8 @@ in every solver, so partitions from different solvers compare directly.
 
 from __future__ import annotations
 
+import time
+from collections import deque
 from dataclasses import dataclass
 from itertools import permutations, product
 from typing import Mapping, Sequence
@@ -43,6 +45,7 @@ from typing import Mapping, Sequence
 import networkx as nx
 import pulp
 
+from ..errors import SolverError
 from ..solvers import SolveResult, solve, variable
 from .dag import Dag, Node, node_name
 
@@ -250,6 +253,8 @@ def bipartite_weights(
     if method not in BIPARTITE_WEIGHTS:
         raise ValueError(f"unknown bipartite weighting {method!r} (mincut or paths)")
     component = {n: i for i, c in enumerate(nx.connected_components(graph)) for n in c}
+    weights = {u: {v: d["weight"] for v, d in nbrs.items()} for u, nbrs in graph.adj.items()}
+    eps = _epsilon(weights)
     rows = []
     for x in column:
         row = []
@@ -257,17 +262,56 @@ def bipartite_weights(
             if component[x] != component[t]:
                 row.append(0.0)
             elif method == "mincut":
-                row.append(_min_cut(graph, t, x))
+                row.append(min_cut(weights, x, t, eps))
             else:
                 row.append(_path_sum(graph, t, x))
         rows.append(tuple(row))
     return tuple(rows)
 
 
-def _min_cut(graph: nx.Graph, s: Node, t: Node) -> float:
-    return float(
-        nx.minimum_cut_value(graph, s, t, capacity="weight", flow_func=nx.flow.boykov_kolmogorov)
-    )
+def min_cut(
+    weights: Mapping[Node, Mapping[Node, float]], s: Node, t: Node, eps: float | None = None
+) -> float:
+    """The value of a minimum s-t cut of an undirected graph given as
+    ``{u: {v: weight}}`` (symmetric).
+
+    Edmonds-Karp with the flow kept only on the arcs it touches: each search
+    starts from ``s`` (the column node, usually of small degree) and the last
+    one explores only the ``s`` side of the cut, so a call costs far less than
+    the whole graph when the cut is local -- the common case here.  Residual
+    capacities up to ``eps`` count as zero (default: 1e-12 of the largest weight).
+    """
+    if s == t:
+        raise ValueError("min-cut between a node and itself")
+    if eps is None:
+        eps = _epsilon(weights)
+    flow: dict[tuple[Node, Node], float] = {}
+    total = 0.0
+    while True:
+        parent = {s: None}
+        queue = deque([s])
+        while queue and t not in parent:
+            u = queue.popleft()
+            for v, w in weights[u].items():
+                if v not in parent and w - flow.get((u, v), 0.0) > eps:
+                    parent[v] = u
+                    queue.append(v)
+        if t not in parent:
+            return total
+        path, v = [], t
+        while parent[v] is not None:
+            path.append((parent[v], v))
+            v = parent[v]
+        push = min(weights[u][v] - flow.get((u, v), 0.0) for u, v in path)
+        for u, v in path:
+            flow[u, v] = flow.get((u, v), 0.0) + push
+            flow[v, u] = flow.get((v, u), 0.0) - push
+        total += push
+
+
+def _epsilon(weights: Mapping[Node, Mapping[Node, float]]) -> float:
+    scale = max((w for nbrs in weights.values() for w in nbrs.values()), default=0.0)
+    return 1e-12 * max(1.0, scale)
 
 
 def _path_sum(graph: nx.Graph, s: Node, t: Node) -> float:
@@ -293,21 +337,27 @@ def align_heuristic(dag: Dag, bipartite: str = "mincut") -> Partition:
     classes: dict[Node, int] = {t: k for k, t in enumerate(tnodes)}
     remaining = [a for a in dag.arrays if a != template]
     steps = []
+    # (criticality, direct weight to the template) per column; a column's entry
+    # changes only when a neighbouring column is merged into the template.
+    rank: dict[str, tuple[float, float]] = {}
     while remaining:
-        scores = [(a, criticality(graph, tnodes, dag.column(a))) for a in remaining]
-        strength = {a: _strength(graph, tnodes, dag.column(a)) for a in remaining}
-        chosen = max(
-            range(len(remaining)), key=lambda i: (scores[i][1], strength[remaining[i]], -i)
-        )
+        for a in remaining:
+            if a not in rank:
+                rank[a] = (criticality(graph, tnodes, dag.column(a)), _strength(graph, tnodes, dag.column(a)))
+        chosen = max(range(len(remaining)), key=lambda i: (*rank[remaining[i]], -i))
+        scores = tuple((a, rank[a][0]) for a in remaining)
         array = remaining.pop(chosen)
         column = dag.column(array)
+        for x in column:
+            for other in graph[x]:
+                rank.pop(other[0], None)
         weights = bipartite_weights(graph, tnodes, column, bipartite)
         direct = _direct_weights(graph, tnodes, column)
         _, assignment = best_assignment(weights, maximize=True, tiebreak=direct)
         for x, k in zip(column, assignment):
             classes[x] = k
             _contract(graph, tnodes[k], x, tnodes)
-        steps.append(Step(array, tuple(scores), weights, assignment))
+        steps.append(Step(array, scores, weights, assignment))
     return _partition(dag, classes, template, steps)
 
 
@@ -354,17 +404,24 @@ def align_exhaustive(dag: Dag) -> Partition:
     return best
 
 
-def build_alignment_ilp(dag: Dag) -> tuple[pulp.LpProblem, dict[tuple[Node, int], pulp.LpVariable]]:
-    """The 0-1 model: ``x[v,k]`` = node ``v`` in class ``k``; one class per node;
-    at most one node of a column per class (exactly one when the column is as
-    large as the template); the template column fixed to classes ``0..n-1``
-    (breaks the symmetry of class labels); per edge ``e = (u,v)`` a cut
-    indicator ``c_e >= x[u,k] - x[v,k]`` for every ``k`` (if ``u`` and ``v``
-    differ, the class of ``u`` makes the right side 1), minimizing
-    ``sum w_e c_e``.  Returns the problem and the ``x`` variables (template
-    nodes excluded: they are constants)."""
-    n = dag.width
-    template = template_column(dag)
+def build_alignment_ilp(
+    dag: Dag, width: int | None = None, anchor: str | None = None
+) -> tuple[pulp.LpProblem, dict[tuple[Node, int], pulp.LpVariable]]:
+    """The 0-1 model of the partition of ``dag`` into ``width`` classes (default:
+    its own width).
+
+    ``x[v,k]`` = node ``v`` in class ``k``; one class per node; at most one node
+    of a column per class (exactly one when the column is as large as
+    ``width``).  The ``anchor`` column (default: the template column) is fixed
+    to classes ``0, 1, ...``: this breaks the symmetry of class labels.  An edge
+    ``(t, v)`` at a fixed node costs ``w (1 - x[v, class(t)])``; any other edge
+    ``(u, v)`` costs ``w/2 sum_k d[e,k]`` with ``d[e,k] >= |x[u,k] - x[v,k]|``
+    (the multiway-cut relaxation of Calinescu, Karloff and Rabani, tighter than
+    ``max_k`` for three classes or more; exact for 0-1 ``x``).  Returns the
+    problem and the ``x`` variables (anchor nodes excluded: they are constants).
+    """
+    n = width if width is not None else dag.width
+    template = anchor if anchor is not None else template_column(dag)
     fixed = {t: k for k, t in enumerate(dag.column(template))}
     prob = pulp.LpProblem("alignment", pulp.LpMinimize)
     x: dict[tuple[Node, int], pulp.LpVariable] = {}
@@ -392,46 +449,109 @@ def build_alignment_ilp(dag: Dag) -> tuple[pulp.LpProblem, dict[tuple[Node, int]
             )
 
     objective = []
+    constant = 0.0
     for i, ((u, v), w) in enumerate(dag.weights.items()):
         if w <= 0:
             continue
-        cut = variable(prob, f"c_{i}", 0, 1)
-        objective.append((cut, w))
-        if u in fixed or v in fixed:
-            if u in fixed and v in fixed:  # two template nodes: always apart
-                prob.addConstraint(pulp.LpConstraint(pulp.LpAffineExpression([(cut, 1)]), 1, rhs=1), f"e_{i}")
-                continue
+        if u in fixed or v in fixed:  # never both: one column
             t, other = (u, v) if u in fixed else (v, u)
-            # c >= 1 - x[other, class(t)]
-            expr = pulp.LpAffineExpression([(cut, 1), (x[other, fixed[t]], 1)])
-            prob.addConstraint(pulp.LpConstraint(expr, 1, rhs=1), f"e_{i}")
+            # cut = 1 - x[other, class(t)]: a constant w and -w on x.
+            objective.append((x[other, fixed[t]], -w))
+            constant += w
             continue
+        # cut = 1/2 sum_k |x[u,k] - x[v,k]| (the multiway-cut relaxation of
+        # Calinescu, Karloff and Rabani: tighter than max_k for 3+ classes).
         for k in range(n):
-            expr = pulp.LpAffineExpression([(cut, 1), (x[u, k], -1), (x[v, k], 1)])
-            prob.addConstraint(pulp.LpConstraint(expr, 1, rhs=0), f"e_{i}_{k}")
-    prob.setObjective(pulp.LpAffineExpression(objective))
+            d = variable(prob, f"d_{i}_{k}", 0, 1)
+            objective.append((d, w / 2))
+            for a, b in ((u, v), (v, u)):
+                expr = pulp.LpAffineExpression([(d, 1), (x[a, k], -1), (x[b, k], 1)])
+                prob.addConstraint(pulp.LpConstraint(expr, 1, rhs=0), f"e_{i}_{k}_{a == u:d}")
+    prob.setObjective(pulp.LpAffineExpression(objective, constant=constant))
     return prob, x
+
+
+def independent_parts(dag: Dag) -> list[Dag]:
+    """``dag`` split into parts that share no edge and no column: the alignment
+    of each part is independent of the others (columns keep their order)."""
+    union = nx.Graph()
+    union.add_nodes_from(dag.arrays)
+    union.add_edges_from((u[0], v[0]) for u, v in dag.weights)
+    parts = []
+    for arrays in nx.connected_components(union):
+        parts.append(Dag(
+            columns=tuple((a, r) for a, r in dag.columns if a in arrays),
+            affinities=tuple(e for e in dag.affinities if e.lhs[0] in arrays),
+            parallel=tuple(e for e in dag.parallel if e.a[0] in arrays),
+            parallel_weight=dag.parallel_weight,
+        ))
+    order = {a: i for i, a in enumerate(dag.arrays)}
+    parts.sort(key=lambda p: order[p.arrays[0]])
+    return parts
 
 
 def align_ilp(dag: Dag, time_limit: float, solver: str | None = None) -> IlpAlignment:
     """The exact 0-1 ILP of :func:`build_alignment_ilp`, solved within ``time_limit``
-    seconds.  The partition's cut is recomputed on the DAG from the rounded
-    assignment (not read from the solver's floating objective)."""
-    if dag.width <= 1:
-        part = _trivial(dag)
-        return IlpAlignment(part, SolveResult("none", "optimal", part.cut, part.cut, 0.0, 0.0, "trivial: at most one template dimension"))
-    prob, x = build_alignment_ilp(dag)
-    result = solve(prob, time_limit, solver)
-    if not result.has_solution:
-        return IlpAlignment(None, result)
+    seconds.
+
+    The DAG is first split into :func:`independent_parts`; each part with
+    edges is one ILP (its first largest column anchored, the template column in
+    the template's part), solved with a fair share of the remaining time (what
+    a part leaves unused passes on).  The report adds the parts up: optimal
+    only when every part is; bound and objective are sums.  The partition's cut
+    is recomputed on the DAG from the rounded assignment.
+    """
+    n = dag.width
     template = template_column(dag)
-    classes = {t: k for k, t in enumerate(dag.column(template))}
-    for array in dag.arrays:
-        if array == template:
+    if n <= 1:
+        part = _trivial(dag)
+        return IlpAlignment(part, SolveResult("none", "optimal", part.cut, part.cut, 0.0, 0.0,
+                                              "trivial: at most one template dimension"))
+    if not (time_limit > 0):
+        raise SolverError(f"ILP time limit must be a positive number of seconds, got {time_limit!r}")
+    parts = [p for p in independent_parts(dag) if p.weights]
+    classes: dict[Node, int] = {v: v[1] for v in dag.nodes}  # columns without edges: identity
+    deadline = time.perf_counter() + time_limit
+    results = []
+    for i, part in enumerate(parts):
+        anchor = template if template in part.arrays else template_column(part)
+        prob, x = build_alignment_ilp(part, n, anchor)
+        share = max(deadline - time.perf_counter(), 0.0) / (len(parts) - i)
+        result = solve(prob, max(share, 0.01), solver)
+        results.append(result)
+        if not result.has_solution:
             continue
-        for v in dag.column(array):
-            classes[v] = max(range(dag.width), key=lambda k: x[v, k].varValue or 0.0)
-    return IlpAlignment(_partition(dag, classes, template), result)
+        for v in part.nodes:
+            if v[0] != anchor:
+                classes[v] = max(range(n), key=lambda k: x[v, k].varValue or 0.0)
+    report = _combine(results, len(parts))
+    if not report.has_solution:
+        return IlpAlignment(None, report)
+    return IlpAlignment(_partition(dag, classes, template), report)
+
+
+def _combine(results: list[SolveResult], parts: int) -> SolveResult:
+    """One report for independent parts solved one after the other."""
+    if not results:
+        return SolveResult("none", "optimal", 0.0, 0.0, 0.0, 0.0, "no edge: nothing to optimize")
+    if len(results) == 1:
+        return results[0]
+    statuses = {r.status for r in results}
+    for bad in ("error", "infeasible", "unbounded", "no_solution"):
+        if bad in statuses:
+            status = bad
+            break
+    else:
+        status = "optimal" if statuses == {"optimal"} else "feasible"
+    objective = bound = gap = None
+    if status in ("optimal", "feasible"):
+        objective = sum(r.objective for r in results)
+        if all(r.bound is not None for r in results):
+            bound = sum(r.bound for r in results)
+            gap = 0.0 if status == "optimal" else (
+                abs(objective - bound) / max(abs(objective), 1e-10) if objective != bound else 0.0)
+    return SolveResult(results[0].solver, status, objective, bound, gap,
+                       sum(r.seconds for r in results), f"{parts} independent parts")
 
 
 def align(dag: Dag, time_limit: float = 10.0, solver: str | None = None) -> AlignResult:

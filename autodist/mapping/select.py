@@ -32,8 +32,10 @@ Solvers, all exact:
     state is the layout of every array in flight across the current point
     (and, for back edges, the layout guessed at the loop's end, checked when the
     loop's last phase is chosen).  Exact for any structure; small on chains and
-    single loops, where it is the method of choice.  Raises
-    :class:`DpNotApplicable` when the state space would exceed ``max_states``.
+    single loops, where it is the method of choice (no solver, no time limit,
+    a proof by construction).  Raises :class:`DpNotApplicable` when it would
+    visit more than ``max_work`` (state, candidate) pairs (a few microseconds
+    each in Python).
 :func:`select_exhaustive`
     Enumeration, for tiny instances (tests).
 
@@ -515,7 +517,6 @@ class _Slot:
     back: bool
     opens: int   # first phase processed with the slot present (before: absent)
     closes: int  # last phase processed with the slot present
-    domain: tuple[Key, ...]
 
 
 class _Plan:
@@ -533,54 +534,73 @@ class _Plan:
                 first_target[key] = min(first_target.get(key, e.target), e.target)
         slots = []
         for (a, s), t in last_target.items():
-            slots.append(_Slot(a, s, False, s + 1, t, tuple(comp.exit_keys(s, a))))
+            slots.append(_Slot(a, s, False, s + 1, t))
         for (a, s), t in first_target.items():
-            slots.append(_Slot(a, s, True, t, s, tuple(comp.exit_keys(s, a))))
+            slots.append(_Slot(a, s, True, t, s))
         self.slots = slots
         self.id = {(sl.array, sl.source, sl.back): n for n, sl in enumerate(slots)}
         n = len(comp.phases)
         # open_at[i]: slots present while phase i is processed, in slot order.
         self.open_at = [[k for k, sl in enumerate(slots) if sl.opens <= i <= sl.closes] for i in range(n)]
-        # boundary[i]: slots in the state after phase i (those present at i + 1
-        # except back slots first guessed at i + 1).
-        self.boundary = [
-            [k for k in (self.open_at[i + 1] if i + 1 < n else [])
-             if not (slots[k].back and slots[k].opens == i + 1)]
-            for i in range(n)
-        ]
+        # boundary[i]: slots in the state after phase i: those of phase i that
+        # stay open, then the forward slots phase i opens.
+        self.boundary = []
+        for i in range(n):
+            nxt = set(self.open_at[i + 1]) if i + 1 < n else set()
+            carried = [k for k in self.open_at[i] if k in nxt]
+            opened = [k for k in sorted(nxt) if not slots[k].back and slots[k].source == i]
+            self.boundary.append(carried + opened)
         self.incoming = [[] for _ in range(n)]  # (edge, slot id) consumed at phase i
         for e in comp.edges:
             self.incoming[e.target].append((e, self.id[e.array, e.source, e.source > e.target]))
 
-    def max_states(self) -> int:
-        """The largest number of (state, candidate) pairs the DP visits at one phase."""
-        worst = 0
+    def joint(self, ids: Sequence[int], known: Mapping[int, Key] | None = None) -> list[tuple]:
+        """The distinct tuples of exit keys that slots ``ids`` (all of one source
+        phase) can hold together, over that phase's candidates agreeing with the
+        ``known`` keys of other slots of the same source."""
+        source = self.slots[ids[0]].source
+        out = {}
+        for cand in self.comp.phases[source].candidates:
+            if known and any(cand.exit(self.slots[k].array) != v for k, v in known.items()):
+                continue
+            out[tuple(cand.exit(self.slots[k].array) for k in ids)] = None
+        return list(out)
+
+    def work(self) -> tuple[int, int]:
+        """Upper bounds on the (state, candidate) pairs the DP visits: at its
+        widest phase, and over all phases.  Per source phase of the slots in
+        flight, the distinct key tuples its candidates give them, multiplied."""
+        widest = total = 0
         for i, ids in enumerate(self.open_at):
-            states = math.prod(len(self.slots[k].domain) for k in ids)
-            worst = max(worst, states * len(self.comp.phases[i].candidates))
-        return worst
+            groups: dict[tuple[int, bool], list[int]] = defaultdict(list)
+            for k in ids:
+                groups[self.slots[k].source, self.slots[k].back].append(k)
+            pairs = math.prod(len(self.joint(g)) for g in groups.values()) * len(self.comp.phases[i].candidates)
+            widest, total = max(widest, pairs), total + pairs
+        return widest, total
 
     @property
     def cyclic(self) -> bool:
         return any(sl.back for sl in self.slots)
 
 
-def dp_state_count(problem: Problem) -> int:
-    """How many (state, candidate) pairs :func:`select_dp` would visit at its widest phase."""
-    return _Plan(_Compiled(problem)).max_states()
+def dp_work(problem: Problem) -> tuple[int, int]:
+    """Upper bounds on the (state, candidate) pairs :func:`select_dp` visits: at
+    its widest phase and in all (about a microsecond each)."""
+    return _Plan(_Compiled(problem)).work()
 
 
-def select_dp(problem: Problem, max_states: int = 200_000) -> Selection:
+def select_dp(problem: Problem, max_work: int = 5_000_000) -> Selection:
     """Exact dynamic programming along the phases in program order (see the
-    module docstring).  Raises :class:`DpNotApplicable` when more than
-    ``max_states`` (state, candidate) pairs would be visited at one phase."""
+    module docstring).  Raises :class:`DpNotApplicable` when it would visit
+    more than ``max_work`` (state, candidate) pairs in all."""
     comp = _Compiled(problem)
     plan = _Plan(comp)
-    width = plan.max_states()
-    if width > max_states:
+    width, work = plan.work()
+    if work > max_work:
         raise DpNotApplicable(
-            f"dynamic programming would visit {width} states at one phase (limit {max_states}): "
-            "too many layouts in flight at once"
+            f"dynamic programming would visit up to {work} states (limit {max_work}; "
+            f"{width} at the widest phase): too many layouts in flight at once"
         )
     slots = plan.slots
     n = len(comp.phases)
@@ -591,25 +611,54 @@ def select_dp(problem: Problem, max_states: int = 200_000) -> Selection:
         ids = plan.open_at[i]
         prev_ids = plan.boundary[i - 1] if i else []
         opening = [k for k in ids if slots[k].back and slots[k].opens == i]  # guessed here
+        by_source: dict[int, list[int]] = defaultdict(list)
+        for k in opening:
+            by_source[slots[k].source].append(k)
+        earlier = {  # back slots of the same sources guessed before phase i
+            s: [k for k in prev_ids if slots[k].back and slots[k].source == s] for s in by_source
+        }
         checked = [k for k in ids if slots[k].back and slots[k].source == i]
         pos = {k: m for m, k in enumerate(ids)}
         nxt_ids = plan.boundary[i]
+        carried = [pos[k] for k in nxt_ids if k in pos]  # the rest are opened by phase i
+        cands = phase.candidates
+        # Per candidate: the keys it must match (back slots closing here) and the
+        # keys it opens; per incoming edge: the cost for each key in flight.
+        must = [tuple(c.exit(slots[k].array) for k in checked) for c in cands]
+        opens = [tuple(c.exit(slots[k].array) for k in nxt_ids if k not in pos) for c in cands]
+        incoming = [(pos[k], e, {}) for e, k in plan.incoming[i]]
+        base = comp.base[i]
+        joint_memo: dict[tuple, list[tuple]] = {}
         table: dict[tuple, tuple[float, tuple, int]] = {}
         for state, cost in layer.items():
             known = dict(zip(prev_ids, state))
-            for guess in product(*(slots[k].domain for k in opening)):
-                known.update(zip(opening, guess))
+            options = []
+            for s, group in by_source.items():
+                agreed = tuple(known[k] for k in earlier[s])
+                if (s, agreed) not in joint_memo:
+                    joint_memo[s, agreed] = plan.joint(group, dict(zip(earlier[s], agreed)))
+                options.append(joint_memo[s, agreed])
+            for guess in product(*options):
+                for group, keys in zip(by_source.values(), guess):
+                    known.update(zip(group, keys))
                 full = tuple(known[k] for k in ids)
-                for c, cand in enumerate(phase.candidates):
-                    if any(full[pos[k]] != cand.exit(slots[k].array) for k in checked):
+                totals = [cost + b for b in base]
+                for at, e, memo in incoming:
+                    key = full[at]
+                    row = memo.get(key)
+                    if row is None:
+                        row = memo[key] = [
+                            e.frequency * comp.remap(e.array, key, c.entry(e.array)) for c in cands
+                        ]
+                    totals = [t + r for t, r in zip(totals, row)]
+                closing = tuple(full[pos[k]] for k in checked)
+                kept = tuple(full[m] for m in carried)
+                for c, total in enumerate(totals):
+                    if must[c] != closing:
                         continue
-                    total = cost + comp.base[i][c]
-                    for e, k in plan.incoming[i]:
-                        total += e.frequency * comp.remap(e.array, full[pos[k]], cand.entry(e.array))
-                    nxt = tuple(
-                        full[pos[k]] if k in pos else cand.exit(slots[k].array) for k in nxt_ids
-                    )
-                    if nxt not in table or total < table[nxt][0]:
+                    nxt = kept + opens[c]
+                    best = table.get(nxt)
+                    if best is None or total < best[0]:
                         table[nxt] = (total, state, c)
         layer = {st: v[0] for st, v in table.items()}
         back.append({st: (v[1], v[2]) for st, v in table.items()})
@@ -621,7 +670,7 @@ def select_dp(problem: Problem, max_states: int = 200_000) -> Selection:
     shape = "with back edges (loops)" if plan.cyclic else "acyclic"
     return _selection(comp, choice, "dp", True,
                       f"dynamic programming over {len(comp.phases)} phases, transitions {shape}, "
-                      f"at most {width} states per phase")
+                      f"at most {width} states at a phase, {work} in all")
 
 
 # --------------------------------------------------------------------------- default
@@ -631,13 +680,14 @@ def select(
     problem: Problem,
     time_limit: float = 10.0,
     solver: str | None = None,
-    max_states: int = 200_000,
+    dp_budget: int = 200_000,
 ) -> Selection:
-    """The default: dynamic programming when its state space is at most
-    ``max_states`` (chains and single loops), else the 0-1 ILP; the result's
-    ``method`` and ``note`` say which and why."""
+    """The default: dynamic programming when it visits at most ``dp_budget``
+    (state, candidate) pairs (about a second at worst: chains and loops with
+    few layouts in flight), else the 0-1 ILP; the result's ``method`` and
+    ``note`` say which and why."""
     try:
-        return select_dp(problem, max_states)
+        return select_dp(problem, dp_budget)
     except DpNotApplicable as why:
         chosen = select_ilp(problem, time_limit, solver=solver)
         return Selection(**{**chosen.__dict__, "note": f"{why}; {chosen.note}"})
@@ -657,7 +707,7 @@ __all__ = [
     "Selection",
     "Transition",
     "build_selection_ilp",
-    "dp_state_count",
+    "dp_work",
     "evaluate",
     "no_remap_cost",
     "select",

@@ -180,3 +180,31 @@ def test_assignment_tiebreak():
 def test_unknown_bipartite_weighting():
     with pytest.raises(ValueError, match="mincut or paths"):
         align_heuristic(tred2(), "sum")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.integers(2, 8).flatmap(
+        lambda n: st.tuples(
+            st.just(n),
+            st.lists(
+                st.tuples(st.integers(0, n - 1), st.integers(0, n - 1), st.integers(1, 9)),
+                max_size=20,
+            ),
+        )
+    )
+)
+def test_min_cut_matches_networkx(case):
+    import networkx as nx
+
+    from autodist.mapping.align import min_cut
+
+    n, edges = case
+    g = nx.Graph()
+    g.add_nodes_from(range(n))
+    for u, v, w in edges:
+        if u != v:
+            g.add_edge(u, v, weight=g[u][v]["weight"] + w if g.has_edge(u, v) else w)
+    weights = {u: {v: d["weight"] for v, d in g[u].items()} for u in g}
+    expected = nx.minimum_cut_value(g, 0, n - 1, capacity="weight")
+    assert min_cut(weights, 0, n - 1) == pytest.approx(expected)

@@ -11,7 +11,7 @@ from autodist.mapping.select import (
     Phase,
     Problem,
     Transition,
-    dp_state_count,
+    dp_work,
     evaluate,
     select,
     select_dp,
@@ -171,30 +171,28 @@ def test_branch_probability_changes_the_choice():
 
 
 def test_dp_refuses_a_wide_frontier_and_default_falls_back_to_ilp():
-    # Eight arrays, each written in phase 0 and read in the last phase: all in flight at once.
+    """Eight phases each write their own array, a last phase reads them all: the
+    layouts of all eight are in flight at once (2**8 states before the last phase)."""
     arrays = [f"A{i}" for i in range(8)]
-    def phase(name, layouts_by_key):
-        return Phase(name, 1, tuple(
-            Candidate(k, 1.0 + i * 0.1, {a: k for a in layouts_by_key}) for i, k in enumerate((ROW, COL))
-        ))
-    first = Phase("first", 1, tuple(
-        Candidate(f"c{m}", 1.0, {a: (ROW if m >> i & 1 else COL) for i, a in enumerate(arrays)})
-        for m in range(4)
-    ))
-    mid = phase("mid", ["B"])
-    last = Phase("last", 1, tuple(
-        Candidate(f"c{m}", 1.0, {a: (COL if m >> i & 1 else ROW) for i, a in enumerate(arrays)})
-        for m in range(4)
-    ))
-    trans = tuple(Transition(a, "first", "last", 1) for a in arrays)
-    problem = Problem((first, mid, last), trans, lambda a, k, l: 1.0)
-    assert dp_state_count(problem) > 4
+
+    def two(name, uses, bias):
+        return Phase(name, 1, (Candidate(ROW, 1.0 + bias, {a: ROW for a in uses}),
+                               Candidate(COL, 1.0 - bias, {a: COL for a in uses})))
+
+    phases = [two(f"w{i}", [a], 0.1 * (-1) ** i) for i, a in enumerate(arrays)]
+    phases.append(two("last", arrays, 0.0))
+    trans = tuple(Transition(a, f"w{i}", "last", 1) for i, a in enumerate(arrays))
+    problem = Problem(tuple(phases), trans, lambda a, k, l: 0.15)
+    # Widest: 2**8 states times 2 candidates at "last"; in all 2 + 4 + ... + 256 + 512.
+    assert dp_work(problem) == (512, sum(2 ** (i + 1) for i in range(8)) + 512)
     with pytest.raises(DpNotApplicable, match="states"):
-        select_dp(problem, max_states=4)
-    sel = select(problem, max_states=4)
+        select_dp(problem, max_work=1000)
+    sel = select(problem, dp_budget=1000)
     assert sel.method == "ilp" and "states" in sel.note
-    assert sel.total == pytest.approx(select_exhaustive(problem).total)
-    assert sel.total == pytest.approx(select_dp(problem).total)
+    exact = select_exhaustive(problem)
+    assert sel.total == pytest.approx(exact.total)
+    assert select_dp(problem).total == pytest.approx(exact.total)
+    assert select(problem).method == "dp"
 
 
 @pytest.mark.parametrize(
