@@ -8,7 +8,7 @@ block structure is rebuilt by :func:`~autodist.frontend.nesting.nest`.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
 from fparser.two import Fortran2003 as F
@@ -22,7 +22,7 @@ from .lines import DirectiveText, PreprocLine
 from .nesting import Item, nest
 from .source import Source
 from .stmts import IrBuilder, Where
-from .units import END, HEADER, UnitSource
+from .units import END, HEADER, Note, UnitSource
 
 #: Containers whose statements are read one by one; any other construct
 #: (SELECT CASE, WHERE, CONTAINS, ...) is kept whole as one Opaque statement.
@@ -123,119 +123,115 @@ class UnitReader:
         us, h = self.us, self.header
         unit_span = self.span_of(us.line_map[0].first, us.line_map[-1].last)
         args, type_spec = self._header_parts(node)
-        table = SymbolTable(h.kind, h.name, args, None, unit_span, preprocessed=bool(extras.preprocs))
+        table = SymbolTable(h.kind, h.name, args, unit_span, preprocessed=bool(extras.preprocs))
         if type_spec is not None:
             table.entry(h.name).type = table.type_spec(type_spec)
-        builder = IrBuilder(table, self.file, self.span_of)
+        builder = IrBuilder(table, self.span_of)
+        parts = self._statements(node, table, builder)
+        directives = self._place_extras(extras, parts)
+        end = us.unit.end
+        if end.label is not None:  # a GO TO the END line: a CONTINUE closing the body
+            cont = ir.Continue(self.span_of(end.first, end.last), end.label)
+            parts.body.append((end.first, Item("stmt", end.label, cont.span.file, cont.span.first, payload=cont)))
+        body = tuple(nest([item for _, item in sorted(parts.body, key=lambda pair: pair[0])], builder))
+        check_labels(body, h.kind, h.name)
+        return ir.Unit(
+            kind=h.kind,
+            name=h.name,
+            args=args,
+            symbols=table.symbols(),
+            body=body,
+            span=unit_span,
+            decl_end=parts.decl_end,
+            commons=table.commons(),
+            equivalences=tuple(table.equivalences),
+            data=tuple(table.data),
+            stmt_functions=tuple(table.stmt_functions),
+            directives=directives,
+            prefixes=h.prefixes,
+            result=h.name if h.kind == "function" else None,
+            result_type=table.result_type(),
+            opaque_decls=tuple(o for _, o in sorted(parts.opaque_decls, key=lambda pair: pair[0])),
+        )
 
-        statements: list[tuple[int, Item]] = []  # (physical line, item) of the body
-        opaque_decls: list[tuple[int, ir.Opaque]] = []
-        decl_end = self.top_line(us.line_map[0].last) if us.unit.header_stmt else self.top_line(us.unit.first) - 1
+    def _statements(self, node, table: SymbolTable, builder: IrBuilder) -> "_Parts":
+        """Read the specification statements into ``table``; the others become items."""
+        us = self.us
+        parts = _Parts(decl_end=self.top_line(us.line_map[0].last) if us.unit.header_stmt else self.top_line(us.unit.first) - 1)
         first_exec: int | None = None  # line of the first executable statement
-        first_exec_index: int | None = None  # and its physical line index
-        last_spec_line: int | None = None
-
         for child, whole, spec_section in flatten(node):
-            if isinstance(child, (F.Program_Stmt, F.Subroutine_Stmt, F.Function_Stmt, F.Block_Data_Stmt)):
-                continue
-            if isinstance(child, (F.End_Program_Stmt, F.End_Subroutine_Stmt, F.End_Function_Stmt, F.End_Block_Data_Stmt)):
-                continue
             a, b = _node_lines(child)
             ref, ref_last = us.statement_at(a), us.statement_at(b)
             if ref.stmt in (HEADER, END):
                 continue
             record = us.unit.statements[ref.stmt]
-            note = us.notes[ref.stmt]
+            note = us.notes[ref.stmt] or Note()
             first, last = ref.first, ref_last.last
             where = Where(self.span_of(first, last), first, last)
-            opaque = note.opaque if note is not None else None
-            text = record.text
+            opaque, text = note.opaque, record.text
             if whole:
                 opaque = f"not modelled: {type(child).__name__}"
                 if ref_last.stmt >= 0 and ref_last.stmt != ref.stmt:
                     text = f"{record.text} ... {us.unit.statements[ref_last.stmt].text}"
-            label = record.label
             in_spec = first_exec is None
-
             if opaque is None and isinstance(child, _SPEC):
                 if not in_spec:
                     raise FortranError(
-                        f"specification statement after the first executable statement (line {first_exec}): {record.text}",
+                        f"specification statement after the first executable statement (line {first_exec}): {text}",
                         where.span.file,
                         where.span.first,
                     )
                 known = len(table.conflicts)
                 table.handle(child, where.span)
-                opaque_decls.extend((first, c) for c in table.conflicts[known:])
-                last_spec_line = self.top_line(last)
-                continue
-            if opaque is None and isinstance(child, F.Data_Stmt):
-                table.data_statement(child, where.span, note.holleriths if note is not None else ())
-                if in_spec:
-                    last_spec_line = self.top_line(last)
-                continue
-            if in_spec and opaque is None and table.statement_function(child, where.span):
-                last_spec_line = self.top_line(last)
-                continue
-            if in_spec and spec_section and not isinstance(child, (F.Assignment_Stmt, *_ANYWHERE)):
+                parts.opaque_decls.extend((first, c) for c in table.conflicts[known:])
+            elif opaque is None and isinstance(child, F.Data_Stmt):
+                table.data_statement(child, where.span, note.holleriths)
+                if not in_spec:
+                    continue
+            elif in_spec and opaque is None and table.statement_function(child, where.span):
+                pass
+            elif in_spec and spec_section and not isinstance(child, (F.Assignment_Stmt, *_ANYWHERE)):
                 reason = opaque or f"not modelled: {type(child).__name__}"
-                opaque_decls.append((first, ir.Opaque(where.span, label, text, reason)))
-                last_spec_line = self.top_line(last)
-                continue
-            if in_spec and isinstance(child, _ANYWHERE):
-                last_spec_line = self.top_line(last)
-            elif in_spec:
-                first_exec = where.span.first
-                first_exec_index = first
-                table.finish_spec()
-            statements.append((first, builder.item(child, where, label, text, opaque)))
-
-        if last_spec_line is not None:
-            decl_end = max(decl_end, last_spec_line)
+                parts.opaque_decls.append((first, ir.Opaque(where.span, record.label, text, reason)))
+            else:
+                if in_spec and not isinstance(child, _ANYWHERE):
+                    first_exec, parts.first_exec = where.span.first, first
+                    table.finish_spec()
+                parts.body.append((first, builder.item(child, where, record.label, text, opaque)))
+                if first_exec is not None:
+                    continue
+            parts.decl_end = max(parts.decl_end, self.top_line(last))
         table.finish_spec()
-        limit = first_exec_index
+        return parts
 
-        directives: list[ir.Directive] = []
+    def _place_extras(self, extras: Extras, parts: "_Parts") -> tuple[ir.Directive, ...]:
+        """Directives and ``#`` lines before the first executable statement belong to the
+        specification part (returned / ``opaque_decls``); later ones are body items."""
+        limit = parts.first_exec
+        directives = []
+        placed: list[tuple[int, ir.Stmt]] = []
         for d in extras.directives:
-            directive = ir.Directive(self.span_of(d.lines[0], d.lines[-1]), None, d.text, d.sentinel)
-            if limit is None or d.first < limit:
-                directives.append(directive)
-            else:
-                statements.append((d.first, Item("stmt", None, self.file, directive.span.first, payload=directive)))
+            placed.append((d.first, ir.Directive(self.span_of(d.lines[0], d.lines[-1]), None, d.text, d.sentinel)))
         for p in extras.preprocs:
-            opaque_stmt = ir.Opaque(self.span_of(p.line, p.line), None, p.text, "preprocessor line (not expanded)")
-            if limit is None or p.line < limit:
-                opaque_decls.append((p.line, opaque_stmt))
+            placed.append((p.line, ir.Opaque(self.span_of(p.line, p.line), None, p.text, "preprocessor line (not expanded)")))
+        for index, stmt in placed:
+            if limit is not None and index > limit:
+                parts.body.append((index, Item("stmt", None, stmt.span.file, stmt.span.first, payload=stmt)))
+            elif isinstance(stmt, ir.Directive):
+                directives.append(stmt)
             else:
-                statements.append((p.line, Item("stmt", None, self.file, opaque_stmt.span.first, payload=opaque_stmt)))
-        statements.sort(key=lambda pair: pair[0])
-        end = us.unit.end
-        if end.label is not None:
-            cont = ir.Continue(self.span_of(end.first, end.last), end.label)
-            statements.append((end.first, Item("stmt", end.label, self.file, cont.span.first, payload=cont)))
+                parts.opaque_decls.append((index, stmt))
+        return tuple(directives)
 
-        body = tuple(nest([item for _, item in statements], builder))
-        symbols = table.symbols()
-        check_labels(body, h.kind, h.name)
-        opaque_decls.sort(key=lambda pair: pair[0])
-        return ir.Unit(
-            kind=h.kind,
-            name=h.name,
-            args=args,
-            symbols=symbols,
-            body=body,
-            span=unit_span,
-            decl_end=decl_end,
-            commons=table.commons(),
-            equivalences=tuple(table.equivalences),
-            data=tuple(table.data),
-            stmt_functions=tuple(table.stmt_functions),
-            directives=tuple(directives),
-            prefixes=h.prefixes,
-            result=h.name if h.kind == "function" else None,
-            result_type=table.result_type(),
-            opaque_decls=tuple(o for _, o in opaque_decls),
-        )
+
+@dataclass
+class _Parts:
+    """What :meth:`UnitReader._statements` found (a builder, local to one unit)."""
+
+    decl_end: int
+    first_exec: int | None = None  # physical line index of the first executable statement
+    body: list[tuple[int, Item]] = field(default_factory=list)  # (physical line, item)
+    opaque_decls: list[tuple[int, ir.Opaque]] = field(default_factory=list)
 
 
 def _references(stmt: ir.Stmt) -> list[int]:

@@ -82,7 +82,6 @@ class SymbolTable:
         kind: str,
         name: str,
         args: tuple[str, ...],
-        result_type: Type | None,
         span: Span,
         preprocessed: bool = False,
     ):
@@ -110,9 +109,7 @@ class SymbolTable:
             if a != "*":
                 self.entry(a).dummy = True
         if kind == "function":
-            e = self.entry(name)
-            e.function = True
-            e.type = result_type
+            self.entry(name).function = True
 
     # -- errors and entries ------------------------------------------------------
 

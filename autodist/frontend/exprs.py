@@ -38,9 +38,6 @@ class Scope(Protocol):
 
     def is_character(self, name: str) -> bool: ...
 
-    def constant(self, node) -> Const | None:
-        """A named constant used in a literal (complex parts, kinds), or None."""
-
 
 def label_of(node) -> int:
     return int(str(node))

@@ -60,11 +60,6 @@ def is_intrinsic(name: str) -> bool:
     return name.upper() in INTRINSICS
 
 
-def _rank(t: Type) -> tuple[int, int]:
-    order = {"integer": 0, "real": 1, "complex": 2}
-    return (order.get(t.base, -1), t.size)
-
-
 def widest(types: list[Type]) -> Type | None:
     """The type a numeric operation on ``types`` yields (Fortran's promotion rules)."""
     numeric = [t for t in types if t.base in ("integer", "real", "complex")]

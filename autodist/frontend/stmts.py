@@ -65,10 +65,9 @@ _LABEL_SPECS = ("END", "ERR", "EOR")
 class IrBuilder:
     """Builds the IR statements of one unit (a builder local to that unit)."""
 
-    def __init__(self, table: SymbolTable, file: str, span_of: Callable[[int, int], Span]):
+    def __init__(self, table: SymbolTable, span_of: Callable[[int, int], Span]):
         self.table = table
         self.expr = table.convert
-        self.file = file
         self.span_of = span_of
         self.last_line: dict[int, int] = {}  # id(stmt) -> last physical line index
 
@@ -113,23 +112,23 @@ class IrBuilder:
     def item(self, node, where: Where, label: int | None, text: str, opaque: str | None) -> Item:
         """The nesting item of one executable fparser2 statement."""
         self.table.span = where.span
-        line = where.span.first
+        file, line = where.span.file, where.span.first
         if isinstance(node, F.Label_Do_Stmt):
-            return Item("do", label, self.file, line, label_of(node.items[1]), self._do_head(node.items[2], where, label))
+            return Item("do", label, file, line, label_of(node.items[1]), self._do_head(node.items[2], where, label))
         if isinstance(node, F.Nonlabel_Do_Stmt):
-            return Item("do", label, self.file, line, None, self._do_head(node.items[1], where, label))
+            return Item("do", label, file, line, None, self._do_head(node.items[1], where, label))
         if isinstance(node, F.If_Then_Stmt):
-            return Item("if", label, self.file, line, payload=ArmHead(where, label, self.expr(node.items[0])))
+            return Item("if", label, file, line, payload=ArmHead(where, label, self.expr(node.items[0])))
         if isinstance(node, F.Else_If_Stmt):
-            return Item("elseif", label, self.file, line, payload=ArmHead(where, label, self.expr(node.items[0])))
+            return Item("elseif", label, file, line, payload=ArmHead(where, label, self.expr(node.items[0])))
         if isinstance(node, F.Else_Stmt):
-            return Item("else", label, self.file, line, payload=ArmHead(where, label, None))
+            return Item("else", label, file, line, payload=ArmHead(where, label, None))
         if isinstance(node, F.End_If_Stmt):
-            return Item("endif", label, self.file, line, payload=where)
+            return Item("endif", label, file, line, payload=where)
         if isinstance(node, F.End_Do_Stmt):
-            return Item("enddo", label, self.file, line, payload=where)
+            return Item("enddo", label, file, line, payload=where)
         stmt = self.statement(node, where.span, label, text, opaque)
-        return Item("stmt", label, self.file, line, payload=self._record(stmt, where.last))
+        return Item("stmt", label, file, line, payload=self._record(stmt, where.last))
 
     def _do_head(self, control, where: Where, label: int | None) -> DoHead:
         if control is None:  # DO ... END DO without control: forever

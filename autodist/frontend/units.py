@@ -75,10 +75,6 @@ class UnitSource:
         index = min(max(fparser_line, 1), len(self.line_map)) - 1
         return self.line_map[index]
 
-    def code_of(self, stmt: int) -> tuple[str, ...]:
-        """The fparser2 lines of statement ``stmt``."""
-        return tuple(line for line, ref in zip(self.lines, self.line_map) if ref.stmt == stmt)
-
 
 def split_units(scan: Scan, source: Source) -> tuple[UnitText, ...]:
     """The program units of ``scan``, in order; an unterminated unit is an error."""
