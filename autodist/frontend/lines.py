@@ -96,7 +96,6 @@ class _Pending:
     """A statement being assembled (mutable, local to :func:`split`)."""
 
     label: int | None
-    label_field: str
     lines: list[int] = field(default_factory=list)
     code: list[str] = field(default_factory=list)
     pieces: list[str] = field(default_factory=list)
@@ -116,6 +115,14 @@ def _fixed_label(source: Source, index: int, label_field: str) -> int | None:
     if not digits.isdigit() or int(digits) == 0:
         raise _error(source, index, f"invalid statement label '{label_field.strip()}' in columns 1-5")
     return int(digits)
+
+
+def code_line(label: int | None, text: str, fixed: bool) -> str:
+    """One line of code as fparser2 reads it: ``text`` with ``label`` in columns 1-5
+    (fixed form) or in front (free form)."""
+    if fixed:
+        return f"{label if label is not None else '':>5} {text}"
+    return f"{label} {text}" if label is not None else text
 
 
 def _canonical_fixed(raw: str) -> str:
@@ -146,7 +153,7 @@ class _Splitter:
 
     # -- statements -----------------------------------------------------------------
 
-    def add_text(self, index: int, text: str) -> None:
+    def add_text(self, text: str) -> None:
         p = self.pending
         assert p is not None
         if not p.pieces and self.fixed:
@@ -167,12 +174,9 @@ class _Splitter:
             parts = split_semicolons(text)
             if len(parts) > 1:
                 for k, part in enumerate(parts):
-                    lead = (p.label_field if k == 0 else "").ljust(5) + " " if self.fixed else ""
-                    if not self.fixed and k == 0 and p.label is not None:
-                        lead = f"{p.label} "
-                    self.statements.append(
-                        Statement(p.label if k == 0 else None, part.strip(), tuple(p.lines), (lead + part.strip(),))
-                    )
+                    label = p.label if k == 0 else None
+                    code = code_line(label, part.strip(), self.fixed)
+                    self.statements.append(Statement(label, part.strip(), tuple(p.lines), (code,)))
                 return
         self.statements.append(Statement(p.label, text, tuple(p.lines), tuple(p.code)))
 
@@ -186,14 +190,13 @@ class _Splitter:
                 raise _error(self.source, index, "a continuation line cannot carry a label")
             self.pending.lines.append(index)
             self.pending.code.append(line)
-            self.add_text(index, line[6:])
+            self.add_text(line[6:])
             return
         self.flush()
-        label_field = line[:5]
-        self.pending = _Pending(_fixed_label(self.source, index, label_field), label_field)
+        self.pending = _Pending(_fixed_label(self.source, index, line[:5]))
         self.pending.lines.append(index)
         self.pending.code.append(line)
-        self.add_text(index, line[6:])
+        self.add_text(line[6:])
 
     def free_code(self, index: int, raw: str) -> None:
         p = self.pending
@@ -210,7 +213,7 @@ class _Splitter:
             if 0 < digits <= 5 and body[digits : digits + 1] in (" ", "\t"):
                 label = int(body[:digits])
                 body = body[digits:].lstrip()
-            p = self.pending = _Pending(label, "")
+            p = self.pending = _Pending(label)
             p.lines.append(index)
             p.code.append(raw)
         masked, _bang, p.state = scan(body, p.state)

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..errors import FortranError
 from . import classify
 from .classify import Header
-from .lines import Scan, Statement
+from .lines import Scan, Statement, code_line
 from .source import FIXED, Source
 
 
@@ -125,12 +125,6 @@ def _unit(statements: list[Statement], end: Statement) -> UnitText:
     return UnitText(Header("program", "MAIN", (), "PROGRAM MAIN"), None, tuple(statements), end)
 
 
-def _line(label: int | None, text: str, fixed: bool) -> str:
-    if fixed:
-        return f"{label if label is not None else '':>5} {text}"
-    return f"{label} {text}" if label is not None else text
-
-
 def unit_source(unit: UnitText, form: str) -> UnitSource:
     """The text fparser2 reads for ``unit``, with its line map and notes."""
     fixed = form == FIXED
@@ -144,21 +138,21 @@ def unit_source(unit: UnitText, form: str) -> UnitSource:
 
     hs = unit.header_stmt
     first = hs.first if hs else unit.first
-    emit(_line(None, unit.header.text, fixed), HEADER, first, hs.last if hs else first)
+    emit(code_line(None, unit.header.text, fixed), HEADER, first, hs.last if hs else first)
     for k, st in enumerate(unit.statements):
         note = None
         reason = classify.deleted_feature(st, fixed)
         if reason is not None:
             note = Note(opaque=reason)
-            emit(_line(st.label, "CONTINUE", fixed), k, st.first, st.last)
+            emit(code_line(st.label, "CONTINUE", fixed), k, st.first, st.last)
         elif (data := classify.data_rewrite(st, fixed)) is not None:
             note = Note(holleriths=data[1])
-            emit(_line(st.label, data[0], fixed), k, st.first, st.last)
+            emit(code_line(st.label, data[0], fixed), k, st.first, st.last)
         elif (canon := classify.canonical(st)) is not None:
-            emit(_line(st.label, canon, fixed), k, st.first, st.last)
+            emit(code_line(st.label, canon, fixed), k, st.first, st.last)
         else:
             for code, index in zip(st.code, st.lines):
                 emit(code, k, index, index)
         notes.append(note)
-    emit(_line(None, "END", fixed), END, unit.end.first, unit.end.last)
+    emit(code_line(None, "END", fixed), END, unit.end.first, unit.end.last)
     return UnitSource(unit, tuple(lines), tuple(refs), tuple(notes))
