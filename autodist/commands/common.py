@@ -40,3 +40,75 @@ def analysis_options(args, machine=None) -> AnalysisOptions:
 
         profile = load_profile_data(args.profile)
     return AnalysisOptions(default_trip_count=default_trip, branch_probability=branch, profile=profile)
+
+
+def add_machine_args(parser, procs_help: str = "number of processors (default: the profile's)") -> None:
+    parser.add_argument("--machine", metavar="PROFILE", default=None,
+                        help="machine profile: a YAML file or a bundled name (default: ddt1997)")
+    parser.add_argument("--procs", metavar="P", default=None, help=procs_help)
+
+
+def load_machine(args):
+    """The machine profile named by --machine, or the bundled default; says
+    which one is used (stderr) unless --quiet."""
+    import sys
+
+    from ..machine import resolve_profile
+
+    profile, default = resolve_profile(getattr(args, "machine", None))
+    if not getattr(args, "quiet", False):
+        how = "bundled default" if default else "profile"
+        print(f"autodist: machine {profile.name} ({how}: {profile.source})", file=sys.stderr)
+    return profile
+
+
+def parse_procs(text: str | None, default: int) -> list[int]:
+    """``16`` or ``1,2,4,8`` or ``1-32`` (powers of two) -> processor counts."""
+    if text is None:
+        return [default]
+    out: list[int] = []
+    for part in str(text).split(","):
+        part = part.strip()
+        try:
+            if "-" in part:
+                lo, hi = (int(x) for x in part.split("-", 1))
+                if lo < 1 or hi < lo:
+                    raise ValueError
+                p = lo
+                while p <= hi:
+                    out.append(p)
+                    p *= 2
+            else:
+                out.append(int(part))
+        except ValueError:
+            raise UsageError(f"--procs: expected positive integers like 16 or 1,2,4,8 or 1-32, got {text!r}") from None
+    if any(p < 1 for p in out):
+        raise UsageError(f"--procs: processor counts must be positive, got {text!r}")
+    return list(dict.fromkeys(out))
+
+
+def add_mapping_args(parser) -> None:
+    parser.add_argument("--semantics", choices=("hpf", "forge"), default="hpf",
+                        help="procedure calls: HPF restores the caller's mapping on return (default); "
+                             "FORGE lets a procedure leave another mapping")
+    parser.add_argument("--ignore-directives", action="store_true",
+                        help="ignore the HPF directives already in the source (default: respect them)")
+
+
+def measured_times(options) -> dict[str, float] | None:
+    prof = options.profile
+    return dict(prof.phase_times) if prof is not None and prof.phase_times else None
+
+
+def build_plan(an, machine, procs, args, table=None, alignment=None, evaluator=None):
+    """The mapping plan, with the user's own directives as constraints unless
+    --ignore-directives."""
+    from ..hpf.written import user_layouts
+    from ..mapping.arrays import build_array_table
+    from ..mapping.plan import make_plan
+
+    table = table or build_array_table(an.program)
+    fixed = {} if getattr(args, "ignore_directives", False) else user_layouts(an.program, table, procs)
+    return make_plan(an, machine, procs, semantics=getattr(args, "semantics", "hpf"), fixed=fixed,
+                     measured=measured_times(an.options), table=table, alignment=alignment,
+                     evaluator=evaluator)

@@ -8,8 +8,8 @@ least.  It is NP-complete; three solvers are here:
 
 :func:`align_heuristic`
     DDT's greedy algorithm.  The template column is the first column of
-    maximal size.  Repeatedly
-    *Pick_Up_Column* takes the most critical remaining column (largest
+    maximal size.  Repeatedly *Pick_Up_Column* takes the most critical
+    remaining column (largest
     difference between the worst and the best alignment of its direct
     bipartite graph with the template), *Form_Bipartite_Graph* weighs each
     (template node, column node) pair by the **min-cut** between them in the
@@ -23,7 +23,8 @@ least.  It is NP-complete; three solvers are here:
     self-loops dropped, and -- beyond DDT -- edges that would join two template
     nodes dropped too: their weight is lost whatever comes next).
 :func:`align_ilp`
-    An exact 0-1 ILP (PuLP, solved by :func:`autodist.solvers.solve`).
+    An exact 0-1 ILP (PuLP, solved by :func:`autodist.solvers.solve`), one
+    model per independent part of the DAG (parts share no edge and no column).
 :func:`align_exhaustive`
     Enumeration, for tiny graphs (tests).
 
@@ -582,5 +583,7 @@ __all__ = [
     "bipartite_weights",
     "build_alignment_ilp",
     "criticality",
+    "independent_parts",
+    "min_cut",
     "template_column",
 ]

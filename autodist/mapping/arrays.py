@@ -187,5 +187,11 @@ def build_array_table(program: ir.Program) -> ArrayTable:
             reason = "bounds not known at analysis time"
         arrays.append(GlobalArray(gid, rep[1], bounds, sym.type.size or 8, sym.type, tuple(members), reason))
         binding.extend((m, gid) for m in members)
+    # COMMON arrays are also reachable as /BLOCK/k from units that do not declare them
+    gid_of = dict(binding)
+    for slot, key in common_slot.items():
+        for u in program.units:
+            pseudo = (u.name, f"/{slot[0]}/{slot[1]}")
+            binding.append((pseudo, gid_of[key]))
     arrays.sort(key=lambda a: a.id)
     return ArrayTable(tuple(arrays), tuple(sorted(binding)), tuple(notes))

@@ -19,6 +19,7 @@ by the reference pattern that needs them; reductions add an all-reduce.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -281,6 +282,11 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
                 continue  # held whole by every rank
             own = ownership(lay, nranks)
             held = own.owned(rank) if own.holds(rank) else None
+            # what is not wholly held, each distinct box once
+            items = [it for it in {it[0]: it for it in items}.values()
+                     if held is None or not _subset(it[0], held)]
+            if not items:
+                continue
             boxes = _dedupe([s for s, _, _ in items])
             missing = _count_missing(boxes, held)
             if missing == 0:
@@ -362,11 +368,38 @@ def _count_missing(boxes: list[Section], held: Section | None) -> int:
     return n - _union_count(boxes, held)
 
 
+def _touching(dm, s: IndexSet) -> list[int]:
+    """Grid coordinates along one axis owning some index of ``s``."""
+    if not dm.distributed:
+        return [0]
+    if s.is_interval and dm.contiguous:
+        return list(range(dm.coord(s.lo), dm.coord(s.hi) + 1)) if s.lo <= s.hi else []
+    if len(s) <= 4 * dm.eff:
+        return sorted({int(c) for c in dm.coord_array(s.to_array())})
+    return list(range(dm.eff))
+
+
+def _candidate_senders(boxes: list[Section], own) -> set[int]:
+    out: set[int] = set()
+    for b in boxes:
+        per_axis = []
+        for x, ax in enumerate(own.axes):
+            if ax.kind == "dim":
+                per_axis.append(_touching(own.dims[ax.dim], b.sets[ax.dim]))
+            elif ax.kind == "fixed":
+                per_axis.append([ax.coord])
+            else:
+                per_axis.append([0])  # the primary copy
+        for coords in itertools.product(*per_axis):
+            out.add(own.rank_of(coords))
+    return out
+
+
 def _senders(boxes: list[Section], held: Section | None, own, rank: int) -> int:
     """Ranks other than ``rank`` that hold (as primary) part of what it misses."""
     senders = set()
-    for r in range(own.nranks):
-        if r == rank or not own.holds(r) or not own.is_primary(r):
+    for r in sorted(_candidate_senders(boxes, own)):
+        if r == rank or r >= own.nranks or not own.holds(r) or not own.is_primary(r):
             continue
         o = own.owned(r)
         if o is None:
@@ -393,6 +426,7 @@ def _attribute(items, held: Section | None, lay: Layout, own, phase: Phase) -> d
     prev = None  # elements held along all dims before d
     order = sorted(range(rank), key=lambda d: (tdim[d] is None, tdim[d] if tdim[d] is not None else d))
     full = [IndexSet.interval(lo, hi) for lo, hi in lay.bounds]
+    boxes = _dedupe([s for s, _, _ in items])
     for k, d in enumerate(order):
         sets_prev = list(full)
         for d2 in order[:k]:
@@ -400,7 +434,6 @@ def _attribute(items, held: Section | None, lay: Layout, own, phase: Phase) -> d
         sets_here = list(sets_prev)
         sets_here[d] = held.sets[d]
         sec_prev, sec_here = Section(tuple(sets_prev)), Section(tuple(sets_here))
-        boxes = _dedupe([s for s, _, _ in items])
         n = _union_count(boxes, sec_prev) - _union_count(boxes, sec_here)
         if n <= 0:
             continue

@@ -278,16 +278,12 @@ class _Compiled:
             self._remap[key] = value
         return self._remap[key]
 
-    def exit_keys(self, phase: int, array: str) -> dict[Key, list[int]]:
+    def keys(self, phase: int, array: str, exit: bool) -> dict[Key, list[int]]:
+        """The candidates of ``phase`` grouped by the key ``array`` has on exit
+        (or on entry), in order of first appearance."""
         groups: dict[Key, list[int]] = {}
         for ci, c in enumerate(self.phases[phase].candidates):
-            groups.setdefault(c.exit(array), []).append(ci)
-        return groups
-
-    def entry_keys(self, phase: int, array: str) -> dict[Key, list[int]]:
-        groups: dict[Key, list[int]] = {}
-        for ci, c in enumerate(self.phases[phase].candidates):
-            groups.setdefault(c.entry(array), []).append(ci)
+            groups.setdefault(c.exit(array) if exit else c.entry(array), []).append(ci)
         return groups
 
 
@@ -403,8 +399,8 @@ def _build_ilp(comp: _Compiled, static: bool):
         _static_constraints(comp, prob, x)
     else:
         for n, e in enumerate(comp.edges):
-            exits = comp.exit_keys(e.source, e.array)
-            entries = comp.entry_keys(e.target, e.array)
+            exits = comp.keys(e.source, e.array, exit=True)
+            entries = comp.keys(e.target, e.array, exit=False)
             if len(exits) == 1 or len(entries) == 1:
                 # One side is fixed: the remap cost lands on the other side's x.
                 for k, cs in exits.items():

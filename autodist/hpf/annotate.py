@@ -1,0 +1,216 @@
+"""Write a mapping decision into the original source as HPF directives.
+
+For every program unit: the specification directives (PROCESSORS, TEMPLATE,
+ALIGN, DISTRIBUTE, DYNAMIC) of the arrays it declares go after its
+specification part; ``REDISTRIBUTE``/``REALIGN`` go before the phases where a
+dynamic solution remaps (on the control-flow edge: before the phase's first
+statement, inside the enclosing loops); ``INDEPENDENT`` (with ``NEW`` for
+private scalars and ``REDUCTION`` for reductions) goes right before every loop
+found parallel.  Every other byte of the source is left as it was, so the
+result compiles with any Fortran 77 compiler (directives are comments).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import ir
+from ..analysis.model import ProgramAnalysis
+from ..layout.model import Axis, Layout
+from ..mapping.arrays import ArrayTable
+from ..mapping.evaluate import localize
+from ..mapping.plan import Solution
+from . import model as m
+from .emit import directive_lines, independent_directive, layout_directives, realign_directives, redistribute_directives
+from .splice import Insertion, is_directive_line, splice, strip_directives
+
+FREE_SUFFIXES = (".f90", ".f95", ".f03", ".f08")
+
+
+def form_of(path: str) -> str:
+    return "free" if path.lower().endswith(FREE_SUFFIXES) else "fixed"
+
+
+@dataclass(frozen=True)
+class Annotated:
+    """The annotated text of each changed file (lines with their endings)."""
+
+    files: tuple[tuple[str, tuple[str, ...]], ...]
+    directives: int  # directive statements written
+
+
+def _identity(lay: Layout) -> bool:
+    return lay.template == lay.bounds and lay.align == tuple(Axis(d) for d in range(lay.rank))
+
+
+def _local_layouts(unit: ir.Unit, mapping, table: ArrayTable) -> dict[str, Layout]:
+    out = {}
+    for gid, lay in mapping.layouts:
+        name = table.local_name(gid, unit.name)
+        sym = unit.symbol(name) if name else None
+        if sym is None or not sym.is_array:
+            continue
+        bounds = tuple(d.bounds for d in sym.dims) if sym.dims else None
+        if bounds is None or any(b is None for b in bounds):
+            continue
+        out[name] = localize(lay, bounds)  # type: ignore[arg-type]
+    return out
+
+
+def _named(name: str, lay: Layout, dynamic: bool, k: int, group: str) -> Layout:
+    """Give a layout the template name the directives will use."""
+    if dynamic:
+        tname = name if _identity(lay) else f"T{k}_{name}" if k else f"T_{name}"
+    else:
+        tname = group or lay.template_name or "T"
+    return dataclasses.replace(lay, template_name=tname)
+
+
+def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
+             ignore_directives: bool = False, independent: bool = True) -> Annotated:
+    """Directives for ``solution`` spliced into the sources of ``an.program``."""
+    program = an.program
+    per_file: dict[str, list[Insertion]] = {}
+    strip: dict[str, list[ir.Span]] = {}
+    count = 0
+    remaps_by_proc: dict[str, list] = {}
+    for r in solution.remaps:
+        remaps_by_proc.setdefault(r.procedure, []).append(r)
+    for unit in program.units:
+        file = unit.span.file
+        form = form_of(file)
+        existing = list(unit.directives) + [s for s in unit.statements() if isinstance(s, ir.Directive)]
+        if ignore_directives:
+            strip.setdefault(file, []).extend(d.span for d in existing)
+        user_arrays = set() if ignore_directives else _directive_names(existing)
+        entry = _local_layouts(unit, solution.entry_of(unit.name), table)
+        entry = {n: l for n, l in entry.items() if n not in user_arrays}
+        events = [r for r in remaps_by_proc.get(unit.name, []) if r.name in entry or r.name not in user_arrays]
+        dynamic = {r.name for r in events if unit.symbol(r.name) is not None}
+        later: dict[int, dict[str, Layout]] = {}
+        versions: dict[str, list[Layout]] = {}
+        for n, lay in entry.items():
+            versions.setdefault(n, []).append(lay)
+        for r in events:
+            sym = unit.symbol(r.name)
+            if sym is None:
+                continue
+            bounds = tuple(d.bounds for d in sym.dims)  # type: ignore[union-attr]
+            dst = localize(r.dst, bounds)
+            if dst not in versions.setdefault(r.name, []):
+                versions[r.name].append(dst)
+            later.setdefault(r.target, {})[r.name] = dst
+        group = {}
+        if solution.kind != "dynamic":
+            for g in _groups_of(table, unit, entry):
+                group.update(g)
+        named_entry = {n: _named(n, lay, n in dynamic, versions[n].index(lay), group.get(n, ""))
+                       for n, lay in entry.items()}
+        later_named = {pid: {n: _named(n, lay, True, versions[n].index(lay), "") for n, lay in lays.items()}
+                       for pid, lays in later.items()}
+        avoid = tuple(s.name for s in unit.symbols)
+        spec = layout_directives(named_entry, dynamic=sorted(dynamic), remaps=list(later_named.values()), avoid=avoid)
+        if spec:
+            lines = directive_lines(spec, form)
+            per_file.setdefault(file, []).append(Insertion(unit.decl_end, tuple(lines), "after"))
+            count += len(spec)
+        proc = an.procedure(unit.name)
+        for pid, lays in sorted(later_named.items()):
+            if pid == 0:
+                continue
+            ph = proc.phase(pid)
+            before = {n: named_entry.get(n) for n in lays}
+            directives: list[m.Directive] = []
+            redis = {n: l for n, l in lays.items() if before.get(n) is None
+                     or (l.formats, l.grid) != (before[n].formats, before[n].grid) or _identity(l)}
+            realign = {n: l for n, l in lays.items() if n not in redis}
+            if redis:
+                directives.extend(redistribute_directives(redis))
+            if realign:
+                directives.extend(realign_directives(realign))
+            if directives:
+                per_file.setdefault(file, []).append(
+                    Insertion(ph.span.first, tuple(directive_lines(directives, form)), "before"))
+                count += len(directives)
+        if independent:
+            count += _independents(proc, unit, per_file.setdefault(file, []), form, existing)
+    out = []
+    for file in program.files:
+        ins = per_file.get(file, [])
+        gone = strip.get(file, [])
+        if not ins and not gone:
+            continue
+        lines = list(program.source_lines(file))
+        if gone:
+            lines = strip_directives(lines, gone)
+            ins = _shift(ins, gone)
+        out.append((file, tuple(splice(lines, ins, form_of(file)))))
+    return Annotated(tuple(out), count)
+
+
+def _groups_of(table: ArrayTable, unit: ir.Unit, entry: dict[str, Layout]) -> list[dict[str, str]]:
+    out = []
+    for name, lay in entry.items():
+        out.append({name: lay.template_name or "T"})
+    return out
+
+
+def _directive_names(directives: list[ir.Directive]) -> set[str]:
+    """Arrays and templates the user's own mapping directives name."""
+    from .parse import parse_directive
+
+    names: set[str] = set()
+    for d in directives:
+        try:
+            parsed = parse_directive(d)
+        except Exception:
+            continue
+        for x in parsed:
+            if isinstance(x, (m.Align, m.Distribute, m.Dynamic, m.Inherit)):
+                for attr in ("alignees", "distributees", "names", "objects"):
+                    names.update(getattr(x, attr, ()) or ())
+    return {n.upper() for n in names if isinstance(n, str)}
+
+
+def _independents(proc, unit: ir.Unit, insertions: list[Insertion], form: str, existing) -> int:
+    marked = {d.span.last + 1 for d in existing if "INDEPENDENT" in d.text.upper()}
+    n = 0
+    for ph in proc.phases:
+        for lp in ph.loops:
+            if not lp.parallel or lp.line in marked:
+                continue
+            reductions = tuple(name for name, _ in lp.reductions if "(" not in name)
+            d = independent_directive(new=lp.private, reduction=reductions)
+            insertions.append(Insertion(lp.line, tuple(directive_lines([d], form)), "before"))
+            n += 1
+    return n
+
+
+def _shift(insertions: list[Insertion], removed: list[ir.Span]) -> list[Insertion]:
+    """Line numbers after removing the lines of ``removed``."""
+    gone = sorted({ln for sp in removed for ln in range(sp.first, sp.last + 1)})
+    import bisect
+
+    return [dataclasses.replace(i, line=i.line - bisect.bisect_left(gone, i.line)) for i in insertions]
+
+
+def write_atomically(path: Path, lines: tuple[str, ...]) -> None:
+    """Write ``lines`` to ``path`` through a temporary file and a rename."""
+    import os
+    import tempfile
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
+    text = "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
+    try:
+        with os.fdopen(fd, "w", newline="") as fh:
+            fh.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+__all__ = ["annotate", "Annotated", "write_atomically", "form_of", "is_directive_line"]

@@ -1,0 +1,302 @@
+"""Dynamic solutions: remapping between phases, over control flow and across
+procedures (DDT §4-6).
+
+Procedures are solved bottom-up over the call graph.  For each one a
+selection problem (:mod:`.select`) is built:
+
+* a loop phase's candidates are mappings of the arrays it uses: the static
+  candidates restricted to them, the best mappings of its own alignment, and
+  the mappings its neighbours prefer, the ``candidates_per_phase`` cheapest
+  kept (the static ones are always kept, so the dynamic solution is never
+  worse than the static one);
+* a call phase's candidates come from the callee's entries in the procedure
+  database: with HPF semantics (the default) the caller's mapping is restored
+  on return, so an entry's arrays enter and leave the call with its initial
+  mapping and the callee's own remapping back is part of its cost; with
+  FORGE semantics the procedure may leave its final mapping;
+* transitions per array between consecutive phases that use it, with the
+  frequencies of the phase flow; a procedure other than the main program also
+  gets per-array entry and exit points, whose chosen layouts are its initial
+  and final mappings.
+
+The database entries of a procedure are its static mappings (one per static
+candidate of the program) and its best dynamic solution.  The main program's
+optimum is the dynamic solution of the program.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..analysis.model import Phase, ProcedureAnalysis, ProgramAnalysis
+from ..layout.model import Layout
+from ..machine import MachineProfile
+from . import select as sel
+from .evaluate import Evaluator
+from .model import Mapping, PhaseCost
+from .remap import remap_cost, remap_volume
+from .static import StaticCandidate
+
+
+@dataclass(frozen=True)
+class ProcEntry:
+    """One candidate of a procedure: its initial and final mapping and its cost
+    per invocation (its phases, its internal remaps, its callees)."""
+
+    name: str
+    entry: Mapping
+    exit: Mapping
+    cost: float
+    static: bool
+
+
+@dataclass
+class ProcSolution:
+    """A procedure's selection problem, its best dynamic selection and its entries."""
+
+    procedure: str
+    problem: sel.Problem
+    selection: sel.Selection
+    pools: dict[str, list[tuple[Mapping, PhaseCost | None, ProcEntry | None]]]
+    entries: list[ProcEntry] = field(default_factory=list)
+
+    def chosen(self, phase_name: str) -> tuple[Mapping, PhaseCost | None, ProcEntry | None]:
+        return self.pools[phase_name][self.selection.chosen(phase_name)]
+
+
+def phase_name(ph: Phase) -> str:
+    return f"{ph.unit}:{ph.id}"
+
+
+class DynamicOptimizer:
+    """Bottom-up interprocedural selection of remappings."""
+
+    def __init__(self, an: ProgramAnalysis, evaluator: Evaluator, statics: list[StaticCandidate],
+                 machine: MachineProfile, semantics: str = "hpf", alignment=None):
+        self.an = an
+        self.ev = evaluator
+        self.table = evaluator.table
+        self.statics = statics
+        self.machine = machine
+        self.semantics = semantics
+        self.nranks = evaluator.nranks
+        self.alignment = alignment
+        self.k = machine.candidates_per_phase
+        self.solutions: dict[str, ProcSolution] = {}
+        mapped = set()
+        for s in statics:
+            mapped |= set(s.evaluation.mapping.arrays)
+        self.mapped = mapped  # arrays that have layouts (distributable)
+
+    # ------------------------------------------------------------------ helpers
+
+    def remap(self, array: str, a: Layout, b: Layout) -> float:
+        return remap_cost(a, b, self.nranks, self.table.array(array).elem_size, self.machine)
+
+    def phase_gids(self, proc: ProcedureAnalysis, ph: Phase) -> tuple[str, ...]:
+        out = []
+        for name in ph.arrays:
+            g = self.table.global_id(proc.name, name)
+            if g is not None and g in self.mapped:
+                out.append(g)
+        return tuple(sorted(set(out)))
+
+    def _loop_pool(self, proc: ProcedureAnalysis, ph: Phase, gids: tuple[str, ...]) -> list[tuple[Mapping, PhaseCost]]:
+        seen: dict[Mapping, PhaseCost] = {}
+        for s in self.statics:
+            m = s.evaluation.mapping.restrict(gids)
+            if m not in seen:
+                seen[m] = self.ev.phase(proc, ph, m, self.machine).cost
+        return sorted(seen.items(), key=lambda mc: mc[1].total)
+
+    # ------------------------------------------------------------------ problem
+
+    def build(self, proc: ProcedureAnalysis) -> tuple[sel.Problem, dict]:
+        pools: dict[str, list[tuple[Mapping, PhaseCost | None, ProcEntry | None]]] = {}
+        phases: list[sel.Phase] = []
+        static_maps = [s.evaluation.mapping for s in self.statics]
+        for ph in proc.phases:
+            gids = self.phase_gids(proc, ph)
+            name = phase_name(ph)
+            freq = proc.flow.execution(ph.id)
+            items: list[tuple[Mapping, PhaseCost | None, ProcEntry | None]] = []
+            if ph.kind == "call" and ph.callee in self.solutions:
+                for e in self.solutions[ph.callee].entries:
+                    entry = e.entry.restrict(gids) if gids else e.entry
+                    items.append((entry, None, e))
+            elif ph.kind == "call":
+                items.append((Mapping(()), None, None))  # an external procedure: no mapping
+            else:
+                ranked = self._loop_pool(proc, ph, gids)
+                keep = ranked[: self.k]
+                must = {sm.restrict(gids) for sm in static_maps}
+                for m, c in ranked[self.k:]:
+                    if m in must:
+                        keep.append((m, c))
+                items = [(m, c, None) for m, c in keep]
+            pools[name] = items
+        # neighbours' preferred mappings: add the best of adjacent phases
+        self._share_neighbours(proc, pools)
+        for ph in proc.phases:
+            name = phase_name(ph)
+            cands = []
+            for k, (m, cost, entry) in enumerate(pools[name]):
+                if entry is not None:
+                    cands.append(self._call_candidate(name, k, m, entry))
+                else:
+                    cands.append(sel.Candidate(f"{name}#{k}", cost.total if cost else 0.0, m.layouts))
+            phases.append(sel.Phase(name, proc.flow.execution(ph.id), tuple(cands)))
+        transitions = []
+        is_main = self.an.program.unit(proc.name).kind == "program"
+        ends: dict[str, set[Layout]] = {}
+        for local, ts in proc.flow.array_transitions:
+            gid = self.table.global_id(proc.name, local)
+            if gid is None or gid not in self.mapped:
+                continue
+            for t in ts:
+                if t.source == 0 or t.target == 0:
+                    if is_main:
+                        continue
+                    end = f"in:{gid}" if t.source == 0 else f"out:{gid}"
+                    src = end if t.source == 0 else f"{proc.name}:{t.source}"
+                    dst = end if t.target == 0 else f"{proc.name}:{t.target}"
+                    ends.setdefault(end, set())
+                    transitions.append(sel.Transition(gid, src, dst, t.count))
+                    continue
+                transitions.append(sel.Transition(gid, f"{proc.name}:{t.source}", f"{proc.name}:{t.target}", t.count))
+        # entry/exit points: every layout the phases offer for the array
+        by_name = {p.name: p for p in phases}
+        for end in ends:
+            gid = end.split(":", 1)[1]
+            layouts = set()
+            for t in transitions:
+                other = t.target if t.source == end else t.source if t.target == end else None
+                if other is None or t.array != gid:
+                    continue
+                for c in by_name[other].candidates:
+                    layouts.add(c.entry(gid) if t.source == end else c.exit(gid))
+            ordered = sorted(layouts, key=lambda l: (l.distribute_str(), repr(l)))
+            phases.append(sel.Phase(end, 1.0, tuple(
+                sel.Candidate(f"{end}#{k}", 0.0, ((gid, lay),)) for k, lay in enumerate(ordered))))
+            pools[end] = [(Mapping(((gid, lay),)), None, None) for lay in ordered]
+        # drop transitions whose array some candidate does not map (external calls)
+        by_name = {p.name: p for p in phases}
+        transitions = [t for t in transitions
+                       if all(t.array in c.arrays for end in (t.source, t.target) for c in by_name[end].candidates)]
+        problem = sel.Problem(tuple(phases), tuple(transitions), remap=self._remap_key)
+        return problem, pools
+
+    def _remap_key(self, array: str, a: Layout, b: Layout) -> float:
+        return self.remap(array, a, b)
+
+    def _call_candidate(self, name: str, k: int, m: Mapping, e: ProcEntry) -> sel.Candidate:
+        if self.semantics == "forge":
+            exits = tuple((a, lay) for a, lay in e.exit.restrict(m.arrays).layouts)
+            return sel.Candidate(f"{name}#{k}", e.cost, m.layouts, exits)
+        # HPF: the caller's mapping is restored on return; the way back is the callee's cost
+        back = 0.0
+        for a, lay in e.exit.layouts:
+            first = e.entry.layout(a)
+            if first is not None and first != lay:
+                back += self.remap(a, lay, first)
+        return sel.Candidate(f"{name}#{k}", e.cost + back, m.layouts)
+
+    def _share_neighbours(self, proc: ProcedureAnalysis, pools: dict) -> None:
+        best = {n: items[0][0] for n, items in pools.items() if items and items[0][2] is None}
+        static_best = self.statics[0].evaluation.mapping if self.statics else Mapping(())
+        for t in proc.flow.transitions:
+            if t.source == 0 or t.target == 0:
+                continue
+            for a, b in ((t.source, t.target), (t.target, t.source)):
+                src, dst = f"{proc.name}:{a}", f"{proc.name}:{b}"
+                if src not in best or dst not in pools or not pools[dst] or pools[dst][0][2] is not None:
+                    continue
+                ph = proc.phase(b)
+                gids = self.phase_gids(proc, ph)
+                layouts = {}
+                for g in gids:
+                    lay = best[src].layout(g) or static_best.layout(g)
+                    if lay is None:
+                        break
+                    layouts[g] = lay
+                else:
+                    m = Mapping.of(layouts)
+                    if all(m != x[0] for x in pools[dst]):
+                        cost = self.ev.phase(proc, ph, m, self.machine).cost
+                        pools[dst].append((m, cost, None))
+
+    # ------------------------------------------------------------------ solve
+
+    def solve_all(self, time_limit: float) -> dict[str, ProcSolution]:
+        for name in self.an.bottom_up:
+            proc = self.an.procedure(name)
+            problem, pools = self.build(proc)
+            selection = sel.select(problem, time_limit=time_limit)
+            sol = ProcSolution(name, problem, selection, pools)
+            sol.entries = self._entries(proc, sol)
+            self.solutions[name] = sol
+        return self.solutions
+
+    def _entries(self, proc: ProcedureAnalysis, sol: ProcSolution) -> list[ProcEntry]:
+        """The procedure database entries: one per static candidate and the
+        dynamic optimum."""
+        problem = sol.problem
+        out: list[ProcEntry] = []
+        seen = set()
+        for s in self.statics:
+            choice = []
+            ok = True
+            for p in problem.phases:
+                items = sol.pools[p.name]
+                idx = None
+                for k, (m, _cost, entry) in enumerate(items):
+                    target = s.evaluation.mapping.restrict(m.arrays)
+                    if entry is not None:
+                        if entry.static and entry.entry.restrict(m.arrays) == target:
+                            idx = k
+                            break
+                    elif m == target:
+                        idx = k
+                        break
+                if idx is None:
+                    ok = False
+                    break
+                choice.append(idx)
+            if not ok:
+                continue
+            pc, rc, _ = sel.evaluate(problem, choice)
+            m = s.evaluation.mapping.restrict(self._touched(proc))
+            if m in seen:
+                continue
+            seen.add(m)
+            out.append(ProcEntry(f"static {s.describe()}", m, m, pc + rc, True))
+        entry, exit_ = self._ends(proc, sol)
+        if (entry, exit_) not in {(e.entry, e.exit) for e in out}:
+            out.append(ProcEntry("dynamic", entry, exit_, sol.selection.total, False))
+        return out
+
+    def _touched(self, proc: ProcedureAnalysis) -> tuple[str, ...]:
+        gids = set()
+        for ph in proc.phases:
+            gids |= set(self.phase_gids(proc, ph))
+        return tuple(sorted(gids))
+
+    def _ends(self, proc: ProcedureAnalysis, sol: ProcSolution) -> tuple[Mapping, Mapping]:
+        entry: dict[str, Layout] = {}
+        exit_: dict[str, Layout] = {}
+        for p in sol.problem.phases:
+            if p.name.startswith("in:") or p.name.startswith("out:"):
+                m = sol.pools[p.name][sol.selection.chosen(p.name)][0]
+                (entry if p.name.startswith("in:") else exit_).update(dict(m.layouts))
+        # arrays without entry/exit transitions: the layout of their first/last use
+        for p in sol.problem.phases:
+            if ":" in p.name and not p.name.startswith(("in:", "out:")):
+                m = sol.chosen(p.name)[0]
+                for a, lay in m.layouts:
+                    entry.setdefault(a, lay)
+                    exit_[a] = exit_.get(a, lay)
+        return Mapping.of(entry), Mapping.of(exit_)
+
+
+def remap_bytes(opt: DynamicOptimizer, array: str, a: Layout, b: Layout) -> int:
+    return remap_volume(a, b, opt.nranks, opt.table.array(array).elem_size).bytes
