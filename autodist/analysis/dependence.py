@@ -289,8 +289,6 @@ def _rename(a: ir.Affine, side: dict[str, str]) -> dict[str, int]:
 
 
 def _bounds_constraints(b: Bound, side: dict[str, str], out: list) -> None:
-    from .polyhedra import Constraint  # noqa: F401
-
     v = side.get(b.var, b.var)
     if b.step is None:
         return

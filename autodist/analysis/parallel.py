@@ -20,14 +20,26 @@ from .model import Dependence, LoopInfo
 from .scalars import find_reductions, first_access, reads_of_stmt, scalar_writes, writes_of_stmt
 
 
+Slot = tuple[str, int]
+"""A COMMON array: (block name, position in the block)."""
+
+
 @dataclass(frozen=True)
 class Effects:
-    """What a procedure may do that matters to a loop calling it."""
+    """What a procedure may do that matters to its callers (transitively).
 
-    writes_args: frozenset[int]  # positions of dummy arguments it may modify
+    ``reads_args``/``writes_args``: positions of dummy arguments read/written;
+    ``reads_common``/``writes_common_slots``: COMMON arrays read/written (by
+    block and position, whether or not the caller declares the block).
+    """
+
+    writes_args: frozenset[int]
     writes_common: bool
     io: bool
     stops: bool
+    reads_args: frozenset[int] = frozenset()
+    reads_common: frozenset[Slot] = frozenset()
+    writes_common_slots: frozenset[Slot] = frozenset()
 
     @property
     def pure(self) -> bool:
@@ -310,28 +322,39 @@ def _describe(r1: dep.Ref, r2: dep.Ref, direction: str, distance: int | None, va
     return Dependence(kind, src.array, src.line, snk.line, distance, text)
 
 
+def slot_of(unit: ir.Unit, name: str) -> Slot | None:
+    sym = unit.symbol(name)
+    if sym is None or sym.common is None or sym.common_index is None:
+        return None
+    return (sym.common, sym.common_index)
+
+
 def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects]) -> Effects:
-    """What a unit may modify, given the effects of the units it calls."""
+    """What a unit may read and modify, given the effects of the units it calls."""
     args = {a: k for k, a in enumerate(unit.args)}
+    writes: set[str] = set()
+    reads: set[str] = set()
+    reads_slots: set[Slot] = set()
+    writes_slots: set[Slot] = set()
+    reads_args: set[int] = set()
     writes_args: set[int] = set()
     writes_common = False
     io = False
     stops = False
     for s in unit.statements():
-        targets: list[str] = []
         if isinstance(s, ir.Assign):
             t = s.target
             while isinstance(t, ir.Substring):
                 t = t.base
             if isinstance(t, (ir.Name, ir.Index)):
-                targets.append(t.name)
+                writes.add(t.name)
         elif isinstance(s, ir.Do):
-            targets.append(s.var)
+            writes.add(s.var)
         elif isinstance(s, ir.Io):
             if s.kind not in ("format",):
                 io = True
             if s.kind == "read":
-                targets.extend(i.name for i in s.items if isinstance(i, (ir.Name, ir.Index)))
+                writes.update(i.name for i in s.items if isinstance(i, (ir.Name, ir.Index)))
         elif isinstance(s, ir.Stop):
             stops = True
         elif isinstance(s, ir.Opaque):
@@ -341,24 +364,37 @@ def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects]) -> Effe
             if eff is None:
                 writes_common = True
                 io = True
-                targets.extend(a.name for a in s.args if isinstance(a, (ir.Name, ir.Index)))
+                writes.update(a.name for a in s.args if isinstance(a, (ir.Name, ir.Index)))
             else:
                 writes_common |= eff.writes_common
                 io |= eff.io
                 stops |= eff.stops
-                for k in eff.writes_args:
-                    if k < len(s.args) and isinstance(s.args[k], (ir.Name, ir.Index)):
-                        targets.append(s.args[k].name)  # type: ignore[union-attr]
+                reads_slots |= eff.reads_common
+                writes_slots |= eff.writes_common_slots
+                for k, a in enumerate(s.args):
+                    if isinstance(a, (ir.Name, ir.Index)):
+                        if k in eff.writes_args:
+                            writes.add(a.name)
+                        if k in eff.reads_args:
+                            reads.add(a.name)
         for e in s.exprs():
             for x in e.walk():
+                if isinstance(x, (ir.Name, ir.Index)):
+                    reads.add(x.name)
                 if isinstance(x, ir.FuncRef) and x.kind == "external":
                     eff = callee_effects.get(x.name)
                     if eff is None or not eff.pure:
                         writes_common = True
-        for t in targets:
+                    if eff is not None:
+                        reads_slots |= eff.reads_common
+                        writes_slots |= eff.writes_common_slots
+    for names, slots, positions in ((writes, writes_slots, writes_args), (reads, reads_slots, reads_args)):
+        for t in names:
             if t in args:
-                writes_args.add(args[t])
-            sym = unit.symbol(t)
-            if sym is not None and sym.common is not None:
-                writes_common = True
-    return Effects(frozenset(writes_args), writes_common, io, stops)
+                positions.add(args[t])
+            slot = slot_of(unit, t)
+            if slot is not None:
+                slots.add(slot)
+    writes_common = writes_common or bool(writes_slots)
+    return Effects(frozenset(writes_args), writes_common, io, stops,
+                   frozenset(reads_args), frozenset(reads_slots), frozenset(writes_slots))

@@ -73,6 +73,36 @@ def _branch_weight(ctx: Ctx, counter: TripCounter) -> float:
     return counter.options.branch_probability ** max(1, len(ctx.conds))
 
 
+def common_name(unit: ir.Unit, slot: tuple[str, int]) -> str:
+    """The caller's name for a COMMON array: its own declaration when it has
+    one, else ``/BLOCK/k`` (the k-th item of the block)."""
+    for sym in unit.symbols:
+        if sym.common == slot[0] and sym.common_index == slot[1]:
+            return sym.name
+    return f"/{slot[0]}/{slot[1]}"
+
+
+def call_arrays(unit: ir.Unit, uc: UnitContext, stmt: ir.Call, callee) -> tuple[list[str], list[str]]:
+    """Arrays (caller's names) a CALL may read and write: array arguments and
+    the COMMON arrays the callee (transitively) uses."""
+    reads: list[str] = []
+    writes: list[str] = []
+    for k, a in enumerate(stmt.args):
+        if isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name):
+            if callee is None or k in callee.reads_args or k in callee.writes_args:
+                reads.append(a.name)
+            if callee is None or k in callee.writes_args:
+                writes.append(a.name)
+    if callee is not None:
+        for slot in sorted(callee.reads_common | callee.writes_common_slots):
+            name = common_name(unit, slot)
+            if name.startswith("/") or uc.is_array(name):
+                reads.append(name)
+                if slot in callee.writes_common_slots:
+                    writes.append(name)
+    return list(dict.fromkeys(reads)), list(dict.fromkeys(writes))
+
+
 def _per_execution(counter: TripCounter, outer: tuple[ir.Do, ...], inner: tuple[ir.Do, ...]) -> float:
     """Executions of the body of ``inner`` per execution of the phase, averaged
     over the iterations of the control loops ``outer`` around the phase."""
@@ -89,13 +119,9 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
     outer_vars = tuple(lp.var for lp in site.loops)
     if isinstance(stmt, ir.Call):
         accesses = []
-        reads, writes = [], []
         callee = uc.effects.get(stmt.name)
-        for k, a in enumerate(stmt.args):
-            if isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name):
-                reads.append(a.name)
-                if callee is None or k in callee.writes_args:
-                    writes.append(a.name)
+        reads, writes = call_arrays(unit, uc, stmt, callee)
+        for a in stmt.args:
             for x in a.walk():
                 if isinstance(x, ir.Index) and uc.is_array(x.name):
                     accesses.append(_access(x, False, stmt.span.first, outer_vars))
@@ -170,15 +196,12 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
                         accesses.append(_access(item, True, line, loop_vars))
     reads = tuple(dict.fromkeys(a.array for a in accesses if not a.write))
     writes = tuple(dict.fromkeys(a.array for a in accesses if a.write))
-    # arrays passed whole to calls inside the phase
+    # arrays that calls inside the phase read and write
     for s in ir.walk(stmt.body):
         if isinstance(s, ir.Call):
-            eff = uc.effects.get(s.name)
-            for k, a in enumerate(s.args):
-                if isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name):
-                    reads = reads + (a.name,) if a.name not in reads else reads
-                    if (eff is None or k in eff.writes_args) and a.name not in writes:
-                        writes = writes + (a.name,)
+            r, w = call_arrays(unit, uc, s, uc.effects.get(s.name))
+            reads = tuple(dict.fromkeys(reads + tuple(r)))
+            writes = tuple(dict.fromkeys(writes + tuple(w)))
     return Phase(
         unit=unit.name, id=pid, kind="loop", span=stmt.span, loops=tuple(loops),
         patterns=tuple(patterns), accesses=tuple(accesses), reads=reads, writes=writes,

@@ -20,12 +20,8 @@ by the reference pattern that needs them; reductions add an all-reduce.
 from __future__ import annotations
 
 import itertools
-import math
 from dataclasses import dataclass
-from functools import lru_cache
 
-from .. import ir
-from ..analysis.loops import eval_affine, step_of, trips
 from ..analysis.model import Access, Phase, RefPattern
 from ..layout.model import Layout
 from ..layout.ownership import ownership
@@ -33,6 +29,7 @@ from ..layout.sections import IndexSet, Section
 from ..layout.volume import reduction_volume
 from ..machine import MachineProfile
 from .iterations import (
+    count_iterations,
     Loop,
     Partition,
     phase_loops,
@@ -41,10 +38,6 @@ from .iterations import (
     statement_partitions,
 )
 from .model import PhaseCost, Routine
-
-#: Outer values enumerated exactly when counting triangular iteration spaces.
-ENUMERATE = 1024
-
 
 @dataclass(frozen=True)
 class ArrayFacts:
@@ -55,54 +48,6 @@ class ArrayFacts:
 
 
 # --------------------------------------------------------------------------- counting
-
-
-def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, IndexSet]) -> float:
-    """Iterations of the pattern's nest whose variables lie in ``values``."""
-    nest = [loops[l] for l in pat.loop_lines if l in loops]
-
-    def rec(k: int, env: dict[str, int]) -> float:
-        if k == len(nest):
-            return 1.0
-        lp = nest[k]
-        lo, hi, st = eval_affine(lp.lower, env), eval_affine(lp.upper, env), lp.step
-        allowed = values.get(lp.var)
-        if lo is None or hi is None or st is None:
-            return (len(allowed) if allowed is not None else 0.0) * rec(k + 1, env)
-        n = trips(lo, hi, st)
-        if n == 0:
-            return 0.0
-        first, last = (lo, lo + (n - 1) * st) if st > 0 else (lo + (n - 1) * st, lo)
-        if allowed is None:
-            allowed = IndexSet.interval(first, last)
-        if abs(st) == 1:
-            members = allowed.clip(first, last)
-        else:
-            members = allowed.intersect(IndexSet.strided(first, last, abs(st)))
-        inner_uses = any(lp.var in _vars(q) for q in nest[k + 1:])
-        if not inner_uses:
-            return len(members) * rec(k + 1, env)
-        xs = members.to_array()
-        if len(xs) > ENUMERATE:
-            pick = xs[(len(xs) - 1) * __import__("numpy").arange(ENUMERATE) // (ENUMERATE - 1)]
-            scale = len(xs) / ENUMERATE
-        else:
-            pick, scale = xs, 1.0
-        total = 0.0
-        for x in pick.tolist():
-            env2 = dict(env)
-            env2[lp.var] = x
-            total += rec(k + 1, env2)
-        return total * scale
-
-    return rec(0, {})
-
-
-def _vars(lp: Loop) -> set[str]:
-    out = set()
-    for e in (lp.lower, lp.upper):
-        out |= {x.name for x in e.walk() if isinstance(x, ir.Name)}
-    return out
 
 
 # --------------------------------------------------------------------------- routines
@@ -228,7 +173,6 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     replicated_notes: list[str] = []
     # per rank: array -> list of sections read
     needs: list[dict[str, list[tuple[Section, RefPattern, Access]]]] = [dict() for _ in range(nranks)]
-    op_time_cache: dict[int, float] = {}
     any_distributed = any(l.nprocs > 1 for l in layouts.values())
     for pat, part in zip(phase.patterns, parts):
         counts = [0.0] * nranks
@@ -423,7 +367,6 @@ def _attribute(items, held: Section | None, lay: Layout, own, phase: Phase) -> d
     rank = len(held.sets)
     # template dimension of each array dimension
     tdim = [lay.tdim_of(d) for d in range(rank)]
-    prev = None  # elements held along all dims before d
     order = sorted(range(rank), key=lambda d: (tdim[d] is None, tdim[d] if tdim[d] is not None else d))
     full = [IndexSet.interval(lo, hi) for lo, hi in lay.bounds]
     boxes = _dedupe([s for s, _, _ in items])

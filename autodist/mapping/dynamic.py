@@ -118,7 +118,6 @@ class DynamicOptimizer:
         for ph in proc.phases:
             gids = self.phase_gids(proc, ph)
             name = phase_name(ph)
-            freq = proc.flow.execution(ph.id)
             items: list[tuple[Mapping, PhaseCost | None, ProcEntry | None]] = []
             if ph.kind == "call" and ph.callee in self.solutions:
                 for e in self.solutions[ph.callee].entries:

@@ -27,11 +27,14 @@ import numpy as np
 
 from .. import ir
 from ..analysis.dependence import INF
-from ..analysis.loops import eval_affine, step_of
-from ..analysis.model import Access, LoopInfo, Phase, RefPattern
+from ..analysis.loops import eval_affine, step_of, trips
+from ..analysis.model import Access, Phase, RefPattern
 from ..layout.model import Layout
 from ..layout.ownership import Ownership, ownership
 from ..layout.sections import IndexSet, Section
+
+#: Outer values enumerated exactly when counting triangular iteration spaces.
+ENUMERATE = 1024
 
 # --------------------------------------------------------------------------- index set maps
 
@@ -297,6 +300,55 @@ def rank_iterations(pat: RefPattern, part: Partition, layouts: dict[str, Layout]
     return out
 
 
+def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, IndexSet]) -> float:
+    """Iterations of the pattern's nest whose variables lie in ``values``."""
+    nest = [loops[l] for l in pat.loop_lines if l in loops]
+
+    def rec(k: int, env: dict[str, int]) -> float:
+        if k == len(nest):
+            return 1.0
+        lp = nest[k]
+        lo, hi, st = eval_affine(lp.lower, env), eval_affine(lp.upper, env), lp.step
+        allowed = values.get(lp.var)
+        if lo is None or hi is None or st is None:
+            return (len(allowed) if allowed is not None else 0.0) * rec(k + 1, env)
+        n = trips(lo, hi, st)
+        if n == 0:
+            return 0.0
+        first, last = (lo, lo + (n - 1) * st) if st > 0 else (lo + (n - 1) * st, lo)
+        if allowed is None:
+            allowed = IndexSet.interval(first, last)
+        if abs(st) == 1:
+            members = allowed.clip(first, last)
+        else:
+            members = allowed.intersect(IndexSet.strided(first, last, abs(st)))
+        inner_uses = any(lp.var in _bound_names(q) for q in nest[k + 1:])
+        if not inner_uses:
+            return len(members) * rec(k + 1, env)
+        xs = members.to_array()
+        if len(xs) > ENUMERATE:
+            pick = xs[(len(xs) - 1) * np.arange(ENUMERATE) // (ENUMERATE - 1)]
+            scale = len(xs) / ENUMERATE
+        else:
+            pick, scale = xs, 1.0
+        total = 0.0
+        for x in pick.tolist():
+            env2 = dict(env)
+            env2[lp.var] = x
+            total += rec(k + 1, env2)
+        return total * scale
+
+    return rec(0, {})
+
+
+def _bound_names(lp: Loop) -> set[str]:
+    out = set()
+    for e in (lp.lower, lp.upper):
+        out |= {x.name for x in e.walk() if isinstance(x, ir.Name)}
+    return out
+
+
+
 def reference_image(access: Access, values: dict[str, IndexSet], bounds: tuple[tuple[int, int], ...]) -> Section:
     """The section of the array a reference touches when the loop variables
     take ``values`` (clipped to the array bounds)."""
@@ -329,3 +381,43 @@ __all__ = [
     "affine_image", "preimage", "Loop", "phase_loops", "Partition", "partition_of",
     "statement_partitions", "rank_iterations", "reference_image", "nest_ranges", "Ownership",
 ]
+
+
+def phase_needs(phase: Phase, layouts: dict[str, Layout], bounds: dict[str, tuple[tuple[int, int], ...]],
+                nranks: int) -> dict[str, list[list[Section]]]:
+    """What every rank reads during one execution of a loop phase and does not hold.
+
+    Returns, per array with a layout, per rank, the distinct sections (images
+    of its references over the iterations the rank executes) that are not
+    wholly held by the rank.  This is the one definition shared by the cost
+    model (which counts the elements of their union that the rank does not
+    hold) and the runtime (which receives exactly those before or, for a
+    serialized loop, during the phase).
+    """
+    loops = phase_loops(phase)
+    parts = statement_partitions(phase, layouts, nranks)
+    out: dict[str, list[list[Section]]] = {}
+    held: dict[tuple[str, int], Section | None] = {}
+    for pat, part in zip(phase.patterns, parts):
+        for rank in range(nranks):
+            vals = rank_iterations(pat, part, layouts, nranks, rank, loops)
+            if vals is None or count_iterations(pat, loops, vals) == 0:
+                continue
+            for acc in pat.rhs:
+                lay = layouts.get(acc.array)
+                if lay is None or acc.array not in bounds:
+                    continue
+                key = (acc.array, rank)
+                if key not in held:
+                    own = ownership(lay, nranks)
+                    held[key] = own.owned(rank) if own.holds(rank) else None
+                sec = reference_image(acc, vals, bounds[acc.array])
+                if not sec:
+                    continue
+                h = held[key]
+                if h is not None and sec.count_intersection(h) == sec.count():
+                    continue
+                boxes = out.setdefault(acc.array, [[] for _ in range(nranks)])[rank]
+                if sec not in boxes:
+                    boxes.append(sec)
+    return out

@@ -9,7 +9,6 @@ from ..hpf.emit import _align_parts, directive_text
 from ..layout.model import Layout
 from ..mapping.model import PhaseCost
 from ..mapping.plan import Plan, Solution
-from ..mapping.static import StaticCandidate
 
 
 def align_text(name: str, lay: Layout, template: str = "T") -> str:
