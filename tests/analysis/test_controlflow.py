@@ -1,0 +1,118 @@
+"""Phase frequencies and transitions over control flow."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from autodist.analysis import AnalysisOptions, analyze
+from autodist.analysis.profiledata import load_profile_data
+from autodist.frontend import read_text
+
+TWO_BRANCHES = """
+      PROGRAM BR
+      INTEGER N, K
+      PARAMETER (N = 64)
+      REAL A(N,N), B(N,N)
+      DO 5 J = 1, N
+      DO 5 I = 1, N
+    5 A(I,J) = I + J
+      READ (*,*) K
+      IF (K .GT. 0) THEN
+         DO 10 J = 1, N
+         DO 10 I = 2, N
+   10    A(I,J) = A(I-1,J) + 1.0
+      ELSE
+         DO 20 J = 2, N
+         DO 20 I = 1, N
+   20    A(I,J) = A(I,J-1) + 1.0
+      ENDIF
+      PRINT *, A(N,N)
+      END
+"""
+
+
+def flow_of(text, **opts):
+    an = analyze(read_text(text, "t.f"), AnalysisOptions(**opts))
+    return an.procedures[0]
+
+
+def test_branches_default_to_half():
+    proc = flow_of(TWO_BRANCHES)
+    assert [proc.flow.execution(p) for p in (1, 2, 3)] == [1, 0.5, 0.5]
+    t = {(x.source, x.target): x.count for x in proc.flow.transitions}
+    assert t[(1, 2)] == 0.5 and t[(1, 3)] == 0.5
+
+
+def test_branch_probability_from_the_options():
+    proc = flow_of(TWO_BRANCHES, branch_probability=0.9)
+    assert proc.flow.execution(2) == pytest.approx(0.9)
+    assert proc.flow.execution(3) == pytest.approx(0.1)
+
+
+def test_branch_probability_from_a_profile(tmp_path):
+    data = {"version": 1, "branches": {"t.f:10": {"taken": 0.25, "evaluations": 4}}, "loops": {}}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    proc = flow_of(TWO_BRANCHES, profile=load_profile_data(path))
+    assert proc.flow.execution(2) == pytest.approx(0.25)
+    assert proc.flow.execution(3) == pytest.approx(0.75)
+
+
+def test_decidable_condition_on_the_loop_index_splits_the_loop():
+    text = """
+      PROGRAM D
+      REAL A(100)
+      DO 50 NC = 1, 10
+         IF (NC .LE. 1) THEN
+            DO 10 I = 1, 100
+   10       A(I) = 0.0
+         ELSE
+            DO 20 I = 1, 100
+   20       A(I) = A(I) + 1.0
+         ENDIF
+         DO 30 I = 1, 100
+   30    A(I) = A(I) * 0.5
+   50 CONTINUE
+      END
+"""
+    proc = flow_of(text)
+    assert [proc.flow.execution(p) for p in (1, 2, 3)] == [1, 9, 10]
+    t = {(x.source, x.target): x.count for x in proc.flow.transitions}
+    assert t[(1, 3)] == 1 and t[(2, 3)] == 9
+    assert t[(3, 2)] == 9 and (3, 1) not in t
+
+
+def test_goto_loops_and_skips_are_weighted():
+    text = """
+      PROGRAM G
+      REAL A(100)
+      K = 0
+    5 K = K + 1
+      DO 10 I = 1, 100
+   10 A(I) = A(I) + K
+      IF (K .LT. 20) GOTO 5
+      IF (A(1) .GT. 3.0) GOTO 30
+      DO 20 I = 1, 100
+   20 A(I) = 0.0
+   30 CONTINUE
+      END
+"""
+    proc = flow_of(text, default_trip_count=20)
+    assert proc.flow.execution(1) == pytest.approx(20)
+    assert proc.flow.execution(2) == pytest.approx(0.5)
+    assert any("GOTO loop" in a for a in proc.flow.assumptions)
+
+
+def test_unknown_trip_counts_are_assumed_and_said():
+    text = """
+      SUBROUTINE S(A, N)
+      REAL A(N)
+      DO 10 I = 1, N
+   10 A(I) = 0.0
+      END
+"""
+    an = analyze(read_text(text, "s.f"), AnalysisOptions(default_trip_count=7))
+    lp = an.procedures[0].phases[0].loops[0]
+    assert lp.trip_count == 7 and not lp.trip_known

@@ -1,0 +1,74 @@
+"""`autodist analyze` as a user runs it."""
+
+from __future__ import annotations
+
+import json
+
+from autodist.cli import main
+
+from ..conftest import SAMPLES
+
+
+def test_text_report_lists_phases_loops_and_arrays(capsys):
+    assert main(["analyze", str(SAMPLES / "adi.f")]) == 0
+    out = capsys.readouterr().out
+    assert "PROGRAM ADI" in out and "9 phases" in out
+    assert "DO J = 2, 256" in out and "sequential" in out
+    assert "X(I,J-1)" in out
+    assert "DOUBLE PRECISION" in out and "524288 bytes" in out
+
+
+def test_json_report_has_the_documented_fields(capsys):
+    assert main(["analyze", str(SAMPLES / "shallow.f"), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert set(doc) >= {"procedures", "arrays", "call_graph", "opaque"}
+    proc = doc["procedures"][0]
+    assert set(proc) >= {"name", "phases"}
+    phase = next(p for q in doc["procedures"] for p in q["phases"] if p["kind"] == "loop")
+    assert set(phase) >= {"id", "kind", "first_line", "last_line", "loops", "reads", "writes"}
+    assert set(phase["loops"][0]) >= {"var", "line", "parallel", "reason", "trip_count"}
+    arr = doc["arrays"][0]
+    assert set(arr) >= {"name", "procedure", "shape", "type", "bytes", "common"}
+    assert ["SHALOW", "CALC1"] in doc["call_graph"]
+    u = next(a for a in doc["arrays"] if a["name"] == "U" and a["procedure"] == "SHALOW")
+    assert u["shape"] == [65, 65] and u["common"] is not None
+
+
+def test_include_path_option(tmp_path, capsys):
+    inc = tmp_path / "inc"
+    inc.mkdir()
+    (inc / "size.h").write_text("      INTEGER N\n      PARAMETER (N = 10)\n")
+    src = tmp_path / "p.f"
+    src.write_text("      PROGRAM P\n      INCLUDE 'size.h'\n      REAL A(N)\n"
+                   "      DO 1 I = 1, N\n    1 A(I) = I\n      END\n")
+    assert main(["analyze", str(src), "-I", str(inc), "--format", "json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["arrays"][0]["shape"] == [10]
+
+
+def test_errors_are_one_line_with_file_and_line(tmp_path, capsys):
+    bad = tmp_path / "bad.f"
+    bad.write_text("      PROGRAM P\n      X = 1 +\n      END\n")
+    assert main(["analyze", str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"{bad}:2:" in err
+
+    rec = tmp_path / "rec.f"
+    rec.write_text("      PROGRAM P\n      CALL A\n      END\n      SUBROUTINE A\n      CALL B\n"
+                   "      END\n      SUBROUTINE B\n      CALL A\n      END\n")
+    assert main(["analyze", str(rec)]) == 2
+    err = capsys.readouterr().err
+    assert "recursion" in err and "A -> B -> A" in err and "Traceback" not in err
+
+    assert main(["analyze", str(tmp_path / "missing.f")]) == 2
+    assert "no such file" in capsys.readouterr().err
+
+
+def test_wrong_option_is_a_one_line_error(capsys):
+    import pytest
+
+    with pytest.raises(SystemExit) as exc:
+        main(["analyze", "--format", "xml", str(SAMPLES / "adi.f")])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "invalid choice" in err and err.count("\n") == 0
