@@ -6,9 +6,11 @@ rectangular pieces of the array to which rank) and the storage maps of the
 source and target arrays on this rank.  Building a plan turns the pieces into
 numpy selectors once; executing it packs, moves and unpacks:
 
-* ``alltoallv`` — one ``MPI_Alltoallv`` (remaps between any two layouts,
-  gathers to every rank).  A side whose every message is one contiguous block
-  of its storage is passed to MPI as is, without packing.
+* ``alltoallv`` — one collective (remaps between any two layouts, gathers to
+  every rank): ``MPI_Alltoallw`` with subarray datatypes when every piece is
+  a rectangular block of the storage (MPI reads and writes the arrays
+  directly), else ``MPI_Alltoallv`` with packing (a side whose every message
+  is one contiguous block of its storage is passed as is).
 * ``p2p`` — ``Isend``/``Irecv`` with the ranks that exchange something
   (halos, shifts, gathers to one rank).
 * ``bcast`` — ``MPI_Bcast`` from the one rank that holds a whole section.
@@ -139,6 +141,65 @@ class ExchangePlan:
         if self._rdispls is None:
             self._rdispls = np.concatenate(([0], np.cumsum(self._rcounts)[:-1]))
             self._rbuf = np.empty(int(self._rcounts.sum()), self.dtype)
+        # Rectangular pieces everywhere: MPI reads and writes the storage
+        # itself through subarray datatypes (one Alltoallw, no packing).
+        # The choice is collective: every rank must call the same routine.
+        self._wtypes = None
+        if method == "alltoallv" and comm.allreduce(self._rectangular(), op=MPI.LAND):
+            self._wtypes = self._subarray_types(src_shape, dst_shape)
+            self._sbuf = self._rbuf = None
+
+    def _rectangular(self) -> bool:
+        """Whether every piece this rank moves is a rectangular block of storage."""
+        from mpi4py.util.dtlib import from_numpy_dtype
+
+        try:
+            from_numpy_dtype(self.dtype)
+        except (ValueError, KeyError, TypeError):
+            return False
+        return all(isinstance(x, slice) and x.step in (None, 1)
+                   for _, _, parts in self._sends + self._recvs for sel, _ in parts for x in sel)
+
+    def _subarray_types(self, src_shape, dst_shape):
+        from mpi4py.util.dtlib import from_numpy_dtype
+
+        base = from_numpy_dtype(self.dtype)
+        size = self.comm.Get_size()
+        made = []
+
+        def side(transfers, shape):
+            types, counts = [base] * size, [0] * size
+            for peer, _, parts in transfers:
+                subs = [base.Create_subarray(list(shape), list(sub), [x.start for x in sel], order=MPI.ORDER_FORTRAN)
+                        for sel, sub in parts]
+                if len(subs) == 1:
+                    t = subs[0]
+                else:
+                    t = MPI.Datatype.Create_struct([1] * len(subs), [0] * len(subs), subs)
+                    for x in subs:
+                        x.Free()
+                made.append(t.Commit())
+                types[peer], counts[peer] = t, 1
+            return types, counts
+
+        stypes, scounts = side(self._sends, src_shape)
+        rtypes, rcounts = side(self._recvs, dst_shape)
+        zeros = [0] * size
+        return (stypes, (scounts, zeros)), (rtypes, (rcounts, zeros)), made
+
+    def free(self) -> None:
+        """Release the MPI datatypes of the plan (also done when it is collected)."""
+        if getattr(self, "_wtypes", None) is not None:
+            if not MPI.Is_finalized():
+                for t in self._wtypes[2]:
+                    t.Free()
+            self._wtypes = None
+
+    def __del__(self) -> None:
+        try:
+            self.free()
+        except Exception:  # pragma: no cover - interpreter shutdown
+            pass
 
     def _direct(self, transfers, shape) -> np.ndarray | None:
         if self.method == "bcast" or not transfers:
@@ -207,6 +268,11 @@ class ExchangePlan:
         return self._rbuf if self._rbuf is not None else flat(dst)
 
     def _alltoallv(self, src, dst) -> None:
+        if self._wtypes is not None:
+            (stypes, scd), (rtypes, rcd), _ = self._wtypes
+            sbuf = flat(src) if src is not None else np.empty(0, self.dtype)
+            self.comm.Alltoallw([sbuf, scd, stypes], [flat(dst), rcd, rtypes])
+            return
         sbuf = self._send_buffer(src)
         rbuf = self._recv_buffer(dst)
         self.comm.Alltoallv([sbuf, (self._scounts, self._sdispls)], [rbuf, (self._rcounts, self._rdispls)])

@@ -99,7 +99,7 @@ def launch(args: Sequence[str], nranks: int, timeout: float | None = DEFAULT_TIM
     raised."""
     cmd = mpiexec_command(nranks, args)
     proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_die_with_parent())
     sink = stderr if stderr is not None else sys.stderr
     forward = threading.Thread(target=_forward_stderr, args=(proc.stderr, sink), daemon=True)
     forward.start()
@@ -122,6 +122,26 @@ def launch_autodist(argv: Sequence[str], nranks: int, timeout: float | None = DE
     """``mpiexec -n N python -m autodist <argv>``: how ``autodist run -np N``
     starts itself when it is not already under mpiexec."""
     return launch(["-m", "autodist", *argv], nranks, timeout)
+
+
+def _die_with_parent():
+    """On Linux, a function that makes the child (mpiexec, which then ends its
+    ranks) receive SIGTERM when this process dies, even by SIGKILL: an MPI job
+    never outlives the command that started it.  None elsewhere."""
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        import ctypes
+
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    PR_SET_PDEATHSIG = 1
+
+    def preexec() -> None:
+        prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
+
+    return preexec
 
 
 def _kill(proc: subprocess.Popen) -> None:
