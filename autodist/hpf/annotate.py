@@ -102,10 +102,7 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
             if dst not in versions.setdefault(r.name, []):
                 versions[r.name].append(dst)
             later.setdefault(r.target, {})[r.name] = dst
-        group = {}
-        if solution.kind != "dynamic":
-            for g in _groups_of(table, unit, entry):
-                group.update(g)
+        group = _template_names(entry, dynamic)
         named_entry = {n: _named(n, lay, n in dynamic, versions[n].index(lay), group.get(n, ""))
                        for n, lay in entry.items()}
         later_named = {pid: {n: _named(n, lay, True, versions[n].index(lay), "") for n, lay in lays.items()}
@@ -150,10 +147,22 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
     return Annotated(tuple(out), count)
 
 
-def _groups_of(table: ArrayTable, unit: ir.Unit, entry: dict[str, Layout]) -> list[dict[str, str]]:
-    out = []
-    for name, lay in entry.items():
-        out.append({name: lay.template_name or "T"})
+def _template_names(entry: dict[str, Layout], dynamic: set[str]) -> dict[str, str]:
+    """Arrays that are not remapped share a TEMPLATE when they share the
+    template's shape and distribution; each distinct one gets its own name."""
+    names: dict[tuple, str] = {}
+    used: dict[str, int] = {}
+    out = {}
+    for name in sorted(entry):
+        if name in dynamic:
+            continue
+        lay = entry[name]
+        base = lay.template_name or "T"
+        key = (base, lay.template, lay.formats, lay.grid)
+        if key not in names:
+            used[base] = used.get(base, 0) + 1
+            names[key] = base if used[base] == 1 else f"{base}{used[base]}"
+        out[name] = names[key]
     return out
 
 

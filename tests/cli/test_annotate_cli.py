@@ -1,0 +1,90 @@
+"""`autodist annotate` end to end: directives written, source otherwise intact."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from autodist.cli import main
+
+from ..conftest import SAMPLES, requires_gfortran
+
+SAMPLE_NAMES = ["adi", "jacobi", "transpose", "shallow", "tred2", "rhs"]
+
+
+def annotate(tmp_path, name, *extra):
+    out = tmp_path / f"{name}_hpf.f"
+    report = tmp_path / f"{name}.json"
+    args = ["annotate", str(SAMPLES / f"{name}.f"), "--machine", "ddt1997", "-o", str(out),
+            "--report", str(report), "-q", *extra]
+    assert main(args) == 0
+    return out, json.loads(report.read_text())
+
+
+def test_adi_report_has_the_documented_shape(tmp_path):
+    out, doc = annotate(tmp_path, "adi", "--procs", "16")
+    assert doc["procs"] == 16 and doc["machine"]["name"] == "ddt1997"
+    chosen = doc["chosen"]
+    assert set(chosen) >= {"procedure", "mapping", "phases", "total_cost"}
+    assert chosen["mapping"]["X"]["align"] == "X(I,J) WITH T(I,J)" or "X(I" in chosen["mapping"]["X"]["align"]
+    phase = chosen["phases"][0]
+    assert set(phase) >= {"id", "first_line", "last_line", "executions", "parallel_loops",
+                          "computation", "movement", "movement_bytes", "routines"}
+    # every whole-program static mapping evaluated, rows and columns among them
+    dists = {c["mapping"]["X"]["distribute"] for c in doc["candidates"] if c["procedure"] == "ADI"}
+    assert {"(BLOCK,*)", "(*,BLOCK)"} <= dists
+    cols = next(c for c in doc["candidates"] if c["mapping"]["X"]["distribute"] == "(BLOCK,*)")
+    p7 = next(p for p in cols["phases"] if p["id"] == 7)
+    assert p7["movement_bytes"] == 4096 and p7["executions"] == 10
+    assert {r["routine"] for r in p7["routines"]} == {"Shift"}
+    assert {"routine", "array", "dim", "bytes", "cost"} <= set(p7["routines"][0])
+
+
+def test_only_directive_lines_are_added(tmp_path):
+    out, _ = annotate(tmp_path, "adi", "--procs", "16", "--mode", "dynamic")
+    original = (SAMPLES / "adi.f").read_text().splitlines()
+    annotated = out.read_text().splitlines()
+    kept = [l for l in annotated if not l.upper().startswith("CHPF$")]
+    assert kept == original
+    added = [l for l in annotated if l.upper().startswith("CHPF$")]
+    assert all(len(l) <= 72 for l in added)
+    text = "\n".join(added)
+    assert "DYNAMIC" in text and "REDISTRIBUTE" in text and "INDEPENDENT" in text
+    # the remap to columns sits right before phase 7 (inside the ITER loop)
+    i = annotated.index("         DO 7 J = 1, N")
+    assert "REDISTRIBUTE" in "\n".join(annotated[i - 5:i])
+
+
+def test_static_mode_writes_no_remap(tmp_path):
+    out, doc = annotate(tmp_path, "adi", "--procs", "2", "--mode", "static")
+    text = out.read_text()
+    assert "REDISTRIBUTE" not in text and "DISTRIBUTE" in text
+    assert doc["chosen"]["kind"] == "static"
+
+
+def test_refuses_to_overwrite_the_input(tmp_path, capsys):
+    src = tmp_path / "adi.f"
+    shutil.copy(SAMPLES / "adi.f", src)
+    before = src.read_text()
+    assert main(["annotate", str(src), "-o", str(src), "-q"]) == 2
+    assert "refusing to overwrite" in capsys.readouterr().err
+    assert src.read_text() == before
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+@pytest.mark.parametrize("name", SAMPLE_NAMES)
+def test_annotated_samples_compile_and_print_the_same(tmp_path, name):
+    def run(src, exe):
+        subprocess.run(["gfortran", "-std=legacy", "-O0", str(src), "-o", str(exe)], check=True,
+                       capture_output=True)
+        return subprocess.run([str(exe)], check=True, capture_output=True, text=True, timeout=60).stdout
+
+    reference = run(SAMPLES / f"{name}.f", tmp_path / "orig")
+    for mode in ("static", "dynamic"):
+        out, _ = annotate(tmp_path, name, "--procs", "4", "--mode", mode)
+        assert "CHPF$" in out.read_text()
+        assert run(out, tmp_path / f"ann_{mode}") == reference

@@ -1,0 +1,90 @@
+"""`autodist compare`: static vs dynamic per processor count."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from autodist.cli import main
+
+from ..conftest import SAMPLES
+
+
+def compare(capsys, *args):
+    assert main(["compare", *args, "--format", "json", "-q"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_adi_dynamic_pays_on_enough_processors(capsys):
+    doc = compare(capsys, str(SAMPLES / "adi.f"), "--machine", "ddt1997", "--procs", "2,16")
+    runs = {r["procs"]: r for r in doc["runs"]}
+    assert runs[2]["chosen"] == "static" and runs[16]["chosen"] == "dynamic"
+    dyn = runs[16]["dynamic"]
+    assert set(dyn) >= {"total_cost", "computation", "movement", "remapping", "mapping", "remaps"}
+    assert set(runs[16]["static"]) >= {"total_cost", "computation", "movement", "mapping"}
+    remap = dyn["remaps"][0]
+    assert set(remap) >= {"array", "from", "to", "before_phase", "count", "bytes", "cost"}
+    assert sorted((r["array"], r["count"]) for r in dyn["remaps"]) == sorted(
+        [(a, 9.0) for a in "ABX"] + [(a, 10.0) for a in "ABX"])
+
+
+def test_table_output_and_default_profile_message(capsys):
+    assert main(["compare", str(SAMPLES / "adi.f"), "--procs", "1,16"]) == 0
+    out, err = capsys.readouterr()
+    assert "static(s)" in out and "dynamic(s)" in out and "chosen" in out
+    assert "before phase 7" in out
+    assert "ddt1997" in err and "default" in err
+
+
+def test_shallow_has_one_interprocedural_solution(capsys):
+    doc = compare(capsys, str(SAMPLES / "shallow.f"), "--procs", "4")
+    run = doc["runs"][0]
+    for kind in ("static", "dynamic"):
+        mapping = run[kind]["mapping"]
+        # the COMMON arrays have one mapping, seen from the main program
+        assert {"U", "V", "P"} <= set(mapping)
+        assert len({m["distribute"] for m in mapping.values()}) == 1
+
+
+BRANCHY = """      PROGRAM BR
+      INTEGER N, K
+      PARAMETER (N = 64)
+      DOUBLE PRECISION A(N,N)
+      DO 5 J = 1, N
+      DO 5 I = 1, N
+    5 A(I,J) = I + J
+      READ (*,*) K
+      IF (K .GT. 0) THEN
+         DO 10 J = 1, N
+         DO 10 I = 2, N
+   10    A(I,J) = A(I-1,J) * 0.5D0 + A(I,J)
+      ELSE
+         DO 20 J = 2, N
+         DO 20 I = 1, N
+   20    A(I,J) = A(I,J-1) * 0.5D0 + A(I,J)
+      ENDIF
+      PRINT *, A(N,N)
+      END
+"""
+
+
+def test_chosen_mapping_follows_the_branch_probability(tmp_path, capsys):
+    src = tmp_path / "br.f"
+    src.write_text(BRANCHY)
+    chosen = []
+    for taken in (0.0, 0.1, 0.9, 1.0):
+        prof = tmp_path / f"p{taken}.json"
+        prof.write_text(json.dumps({"version": 1, "loops": {},
+                                    "branches": {f"{src}:9": {"taken": taken, "evaluations": 1}}}))
+        doc = compare(capsys, str(src), "--procs", "4", "--profile", str(prof))
+        chosen.append(doc["runs"][0]["static"]["mapping"]["A"]["distribute"])
+    # the I-carried sweep (K > 0) wants columns, the J-carried one rows
+    assert chosen[0] == chosen[1] == "(BLOCK,*)"
+    assert chosen[2] == chosen[3] == "(*,BLOCK)"
+
+
+def test_bad_procs_is_a_one_line_error(capsys):
+    assert main(["compare", str(SAMPLES / "adi.f"), "--procs", "0,x"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()[-1]
+    assert "--procs" in err
