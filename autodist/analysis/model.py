@@ -122,6 +122,7 @@ class LoopInfo:
     reductions: tuple[tuple[str, str], ...] = ()  # (name, op)
     dependences: tuple[Dependence, ...] = ()
     step: int | None = 1
+    private_arrays: tuple[str, ...] = ()  # work arrays each iteration writes before reading
     do: ir.Do | None = field(default=None, compare=False, hash=False, repr=False)
 
 
@@ -145,6 +146,11 @@ class Phase:
     call_args: tuple[ir.Expr, ...] = ()
     calls: tuple[str, ...] = ()  # procedures called inside a loop phase
     opaque: tuple[str, ...] = ()  # reasons for opaque statements inside
+
+    @property
+    def private_arrays(self) -> tuple[str, ...]:
+        """Arrays private to some loop of the phase (local work copies)."""
+        return tuple(dict.fromkeys(a for lp in self.loops for a in lp.private_arrays))
 
     @property
     def key(self) -> str:

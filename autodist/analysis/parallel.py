@@ -17,6 +17,7 @@ from .. import ir
 from . import dependence as dep
 from .loops import bounds_text, walk_ctx
 from .model import Dependence, LoopInfo
+from .privatize import private_arrays as private_arrays_of
 from .scalars import find_reductions, first_access, reads_of_stmt, scalar_writes, writes_of_stmt
 
 
@@ -49,9 +50,10 @@ class Effects:
 class UnitContext:
     """Facts about one unit that loop classification needs, computed once."""
 
-    def __init__(self, unit: ir.Unit, effects: dict[str, Effects]):
+    def __init__(self, unit: ir.Unit, effects: dict[str, Effects], read_elsewhere: frozenset[str] = frozenset()):
         self.unit = unit
         self.effects = effects
+        self.read_elsewhere = read_elsewhere  # COMMON arrays of this unit that other units read
         self.order: list[tuple[ir.Stmt, tuple[ir.Do, ...], bool]] = [
             (c.stmt, c.loops, c.conditional) for c in walk_ctx(unit.body)
         ]
@@ -241,15 +243,19 @@ def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: i
         inner_info[lp.var] = lv
         ranges.setdefault(lp.var, lv.range)
     variant = set(writes) - loop_vars
-    refs = _refs(do, uc, skip, variant)
+    written_arrays = {s.target.name for s in ir.walk(do.body)
+                      if isinstance(s, ir.Assign) and isinstance(s.target, ir.Index)}
+    red_arrays = {r.name.split("(")[0] for r in reductions}
+    private_arrays = private_arrays_of(uc.unit, do, written_arrays - red_arrays, uc.read_elsewhere)
+    refs = [r for r in _refs(do, uc, skip, variant) if r.array not in private_arrays]
     nest = tuple(dep.bound_of(o) for o in outer) + (dep.bound_of(do),)
     deps.extend(_array_deps(refs, tested, inner_info, uc, nest))
 
     parallel = not deps
     if parallel:
         notes = ["no loop-carried dependence"]
-        if private:
-            notes.append("private " + ", ".join(sorted(private)))
+        if private or private_arrays:
+            notes.append("private " + ", ".join(sorted(private) + [f"{a}(:)" for a in private_arrays]))
         if reductions:
             notes.append("reduction " + ", ".join(f"{r.name}({r.op})" for r in reductions))
         reason = "; ".join(notes)
@@ -260,7 +266,7 @@ def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: i
         bounds=bounds_text(do), trip_count=trip_count, trip_known=trip_known,
         iterations=iterations, parallel=parallel, reason=reason,
         private=tuple(sorted(private)), reductions=tuple((r.name, r.op) for r in reductions),
-        dependences=tuple(deps), step=tested.step, do=do,
+        dependences=tuple(deps), step=tested.step, private_arrays=private_arrays, do=do,
     )
 
 

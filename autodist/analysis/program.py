@@ -27,6 +27,30 @@ def _opaque(unit: ir.Unit) -> tuple[tuple[ir.Span, str], ...]:
     return tuple(out)
 
 
+def _common_readers(program: ir.Program) -> dict[tuple[str, int], set[str]]:
+    """COMMON array slot -> units that read it directly."""
+    out: dict[tuple[str, int], set[str]] = {}
+    for u in program.units:
+        used = set()
+        for s in u.statements():
+            for e in s.exprs():
+                used |= {x.name for x in e.walk() if isinstance(x, (ir.Index, ir.Name))}
+        for name in used:
+            sym = u.symbol(name)
+            if sym is not None and sym.common is not None and sym.common_index is not None and sym.is_array:
+                out.setdefault((sym.common, sym.common_index), set()).add(u.name)
+    return out
+
+
+def _read_elsewhere(unit: ir.Unit, readers: dict[tuple[str, int], set[str]]) -> frozenset[str]:
+    out = set()
+    for sym in unit.symbols:
+        if sym.common is not None and sym.common_index is not None:
+            if readers.get((sym.common, sym.common_index), set()) - {unit.name}:
+                out.add(sym.name)
+    return frozenset(out)
+
+
 def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> ProgramAnalysis:
     """Analyze every unit of ``program`` (callees first)."""
     options = options or AnalysisOptions()
@@ -35,6 +59,7 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
     program, _constants = specialize(program)
     program = replace(program, units=tuple(forward_substitute(u) for u in program.units))
     order = bottom_up(g)
+    readers = _common_readers(program)
     effects: dict[str, Effects] = {}
     results: dict[str, ProcedureAnalysis] = {}
     site_freq: dict[str, dict[int, float]] = {}
@@ -42,7 +67,7 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
         unit = program.unit(name)
         assert unit is not None
         effects[name] = summarize_effects(unit, effects)
-        uc = UnitContext(unit, effects)
+        uc = UnitContext(unit, effects, _read_elsewhere(unit, readers))
         counter = TripCounter(options)
         sites = find_sites(unit.body)
         phases = tuple(build_phase(unit, uc, k + 1, site, counter) for k, site in enumerate(sites))

@@ -67,11 +67,25 @@ def _phases(an: ProgramAnalysis):
             yield proc, ph
 
 
-def build_dag(an: ProgramAnalysis, table: ArrayTable):
+def private_everywhere(an: ProgramAnalysis, table: ArrayTable) -> set[str]:
+    """Global arrays that every loop phase using them treats as a private work array."""
+    used: dict[str, bool] = {}
+    for proc, ph in _phases(an):
+        if ph.kind != "loop":
+            continue
+        private = set(ph.private_arrays)
+        for name in ph.arrays:
+            g = table.global_id(proc.name, name)
+            if g is not None:
+                used[g] = used.get(g, True) and name in private
+    return {g for g, p in used.items() if p}
+
+
+def build_dag(an: ProgramAnalysis, table: ArrayTable, exclude: set[str] = frozenset()):
     """The DAG over distributable global arrays of the whole program."""
     b = DagBuilder()
     for a in table.arrays:
-        if a.distributable:
+        if a.distributable and a.id not in exclude:
             b.add_array(a.id, a.rank)
     for proc, ph in _phases(an):
         if ph.kind != "loop":
@@ -80,7 +94,7 @@ def build_dag(an: ProgramAnalysis, table: ArrayTable):
 
         def gid(local: str) -> str | None:
             g = table.global_id(unit, local)
-            return g if g is not None and table.array(g).distributable else None
+            return g if g is not None and table.array(g).distributable and g not in exclude else None
 
         for pat in ph.patterns:
             if pat.lhs is None:
@@ -144,8 +158,10 @@ def _triangular_dims(an: ProgramAnalysis, table: ArrayTable, classes: dict) -> s
 
 def align_program(an: ProgramAnalysis, table: ArrayTable, time_limit: float) -> Alignment:
     """Alignment of every distributable global array into templates."""
-    dag = build_dag(an, table)
+    private = private_everywhere(an, table)
+    dag = build_dag(an, table, private)
     replicated = tuple((a.id, a.replicate_reason) for a in table.arrays if not a.distributable)
+    replicated += tuple((g, "private work array of the loops that use it") for g in sorted(private))
     if not dag.nodes:
         return Alignment((), None, None, replicated)  # type: ignore[arg-type]
     result = align(dag, time_limit=time_limit)

@@ -36,6 +36,7 @@ from .iterations import (
     rank_iterations,
     reference_image,
     statement_partitions,
+    without_private,
 )
 from .model import PhaseCost, Routine
 
@@ -164,7 +165,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     ``layouts`` and ``facts`` are keyed by the array names used in the phase;
     arrays without a layout are held whole by every rank.
     """
-    layouts = {a: l for a, l in layouts.items() if a in facts}
+    layouts = without_private(phase, {a: l for a, l in layouts.items() if a in facts})
     loops = phase_loops(phase)
     parts = statement_partitions(phase, layouts, nranks)
     crit_flops = crit_acc = seq_flops = seq_acc = 0.0

@@ -198,7 +198,13 @@ REPLICATED_EXECUTION = Partition(None, (), (), ())
 
 
 def statement_partitions(phase: Phase, layouts: dict[str, Layout], nranks: int) -> list[Partition]:
-    """The partition of every reference pattern of the phase (same order)."""
+    """The partition of every reference pattern of the phase (same order).
+
+    Arrays private to the phase's loops (work arrays each iteration writes
+    before reading) are local copies: their statements run where the loop's
+    array statements run, like those of scalars.
+    """
+    layouts = without_private(phase, layouts)
     out: list[Partition] = []
     by_loop: dict[tuple[int, ...], Partition] = {}
     parts: list[Partition | None] = []
@@ -383,6 +389,12 @@ __all__ = [
 ]
 
 
+def without_private(phase: Phase, layouts: dict[str, Layout]) -> dict[str, Layout]:
+    """The layouts of the arrays that are not private work arrays of the phase."""
+    private = set(phase.private_arrays)
+    return {a: l for a, l in layouts.items() if a not in private} if private else layouts
+
+
 def phase_needs(phase: Phase, layouts: dict[str, Layout], bounds: dict[str, tuple[tuple[int, int], ...]],
                 nranks: int) -> dict[str, list[list[Section]]]:
     """What every rank reads during one execution of a loop phase and does not hold.
@@ -394,6 +406,7 @@ def phase_needs(phase: Phase, layouts: dict[str, Layout], bounds: dict[str, tupl
     hold) and the runtime (which receives exactly those before or, for a
     serialized loop, during the phase).
     """
+    layouts = without_private(phase, layouts)
     loops = phase_loops(phase)
     parts = statement_partitions(phase, layouts, nranks)
     out: dict[str, list[list[Section]]] = {}
