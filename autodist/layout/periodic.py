@@ -92,6 +92,28 @@ class Labeling:
             return 1
         return (v // self.period - u // self.period + 1) * len(self.labels)
 
+    @cached_property
+    def _two_periods(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        return (np.concatenate((self.starts, self.starts + self.period)),
+                np.concatenate((self._stops, self._stops + self.period)),
+                np.tile(self.labels, 2))
+
+    def _short(self, us: np.ndarray, ws: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Runs overlapping half-open windows no longer than a period:
+        ``(window, starts, stops, labels)``, absolute and clipped."""
+        keep = ws > us
+        rows = np.flatnonzero(keep)
+        us, ws = us[keep], ws[keep]
+        base = us // self.period * self.period
+        ru, rw = us - base, ws - base
+        s2, e2, l2 = self._two_periods
+        j0 = np.searchsorted(e2, ru, side="right")
+        n = np.searchsorted(s2, rw, side="left") - j0
+        idx = np.arange(int(n.sum()), dtype=_I64) - np.repeat(np.cumsum(n) - n, n) + np.repeat(j0, n)
+        b = np.repeat(base, n)
+        return (np.repeat(rows, n), np.maximum(s2[idx], np.repeat(ru, n)) + b,
+                np.minimum(e2[idx], np.repeat(rw, n)) + b, l2[idx])
+
     def runs_in(self, u: int, v: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Absolute runs ``(starts, stops, labels)`` covering ``[u, v]``, clipped."""
         if v < u:
@@ -99,6 +121,9 @@ class Labeling:
             return z, z, z
         if self.is_constant:
             return np.array([u], _I64), np.array([v + 1], _I64), self.labels.copy()
+        if v - u < self.period:
+            _, s, e, lab = self._short(np.array([u], _I64), np.array([v + 1], _I64))
+            return s, e, lab
         q0, q1 = u // self.period, v // self.period
         base = np.arange(q0, q1 + 1, dtype=_I64)[:, None] * self.period
         starts = np.maximum((base + self.starts).ravel(), u)
@@ -107,43 +132,58 @@ class Labeling:
         keep = stops > starts
         return starts[keep], stops[keep], labels[keep]
 
+    def split(self, starts: np.ndarray, stops: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Members of each half-open window ``[starts[i], stops[i])`` per label:
+        ``(i, label, count)`` with count > 0.  Whole periods inside a window
+        count at once, so the cost is the partial runs at the window ends plus
+        the labels reported."""
+        starts, stops = np.asarray(starts, _I64), np.asarray(stops, _I64)
+        if self.is_constant:
+            keep = np.flatnonzero(stops > starts)
+            return keep, np.full(len(keep), self.labels[0], _I64), (stops - starts)[keep]
+        T = self.period
+        a = -(-starts // T) * T  # first period boundary at or after the start
+        b = stops // T * T  # last period boundary at or before the stop
+        inside = b < a  # the window lies within one period
+        full = np.where(inside, 0, (b - a) // T)
+        hw, hs, he, hl = self._short(starts, np.where(inside, stops, a))
+        tails = np.flatnonzero(~inside)
+        tw, ts, te, tl = self._short(b[tails], stops[tails])
+        nz = np.flatnonzero(self.period_totals)
+        fr = np.flatnonzero(full)
+        rows = np.concatenate((hw, tails[tw], np.repeat(fr, len(nz))))
+        labels = np.concatenate((hl, tl, np.tile(nz, len(fr))))
+        counts = np.concatenate((he - hs, te - ts, (full[fr][:, None] * self.period_totals[nz][None, :]).ravel()))
+        return rows, labels, counts
+
     def totals_in(self, u: int, v: int) -> tuple[np.ndarray, np.ndarray]:
         """``(labels, counts)`` of the members of ``[u, v]`` per label (counts > 0)."""
-        if v < u:
-            z = np.zeros(0, _I64)
-            return z, z
-        if self.is_constant:
-            return self.labels.copy(), np.array([v - u + 1], _I64)
-        n = v - u + 1
-        if n >= 2 * self.period:
-            # Whole periods in the middle, partial ones at both ends.
-            a = -(-u // self.period) * self.period
-            b = (v + 1) // self.period * self.period
-            totals = self.period_totals * ((b - a) // self.period)
-            for lo, hi in ((u, a - 1), (b, v)):
-                s, e, lab = self.runs_in(lo, hi)
-                totals = totals + np.bincount(lab, weights=e - s, minlength=self.nlabels).astype(_I64)
-            labels = np.flatnonzero(totals)
-            return labels, totals[labels]
-        s, e, lab = self.runs_in(u, v)
-        return _aggregate1(lab, e - s)
+        _, labels, counts = self.split(np.array([u], _I64), np.array([v + 1], _I64))
+        return _group_sum(labels, counts)
+
+
+def _group_sum(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distinct keys (sorted) and the sum of the counts of each."""
+    if len(keys) == 0:
+        return keys, counts
+    top = int(keys.max()) + 1
+    if top <= 4 * len(keys) + 1024:
+        total = np.bincount(keys, weights=counts, minlength=top).astype(_I64)
+        uniq = np.flatnonzero(total)
+        return uniq, total[uniq]
+    order = np.argsort(keys, kind="stable")
+    keys, counts = keys[order], counts[order]
+    first = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+    return keys[first], np.add.reduceat(counts, first)
 
 
 def _aggregate1(labels: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    if len(labels) == 0:
-        return labels, counts
-    uniq, inv = np.unique(labels, return_inverse=True)
-    return uniq, np.bincount(inv, weights=counts).astype(_I64)
+    return _group_sum(labels, counts)
 
 
 def _aggregate2(a: np.ndarray, b: np.ndarray, counts: np.ndarray, nb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     keep = counts > 0
-    a, b, counts = a[keep], b[keep], counts[keep]
-    if len(a) == 0:
-        return a, b, counts
-    keys = a * nb + b
-    uniq, inv = np.unique(keys, return_inverse=True)
-    total = np.bincount(inv, weights=counts).astype(_I64)
+    uniq, total = _group_sum(a[keep] * nb + b[keep], counts[keep])
     return uniq // nb, uniq % nb, total
 
 
@@ -154,7 +194,9 @@ def _window(f: Labeling, g: Labeling, u: int, v: int) -> tuple[np.ndarray, np.nd
     if nf + ng <= min(cost_split_f, cost_split_g) or f.is_constant or g.is_constant:
         fs, fe, fl = f.runs_in(u, v)
         gs, ge, gl = g.runs_in(u, v)
-        cuts = np.union1d(fs, gs)
+        cuts = np.concatenate((fs, gs))
+        cuts.sort(kind="stable")
+        cuts = cuts[np.concatenate(([True], cuts[1:] != cuts[:-1]))]
         lens = np.append(cuts[1:], v + 1) - cuts
         la = fl[np.searchsorted(fs, cuts, side="right") - 1]
         lb = gl[np.searchsorted(gs, cuts, side="right") - 1]
@@ -162,15 +204,8 @@ def _window(f: Labeling, g: Labeling, u: int, v: int) -> tuple[np.ndarray, np.nd
     swap = cost_split_g < cost_split_f
     few, many = (g, f) if swap else (f, g)
     s, e, lab = few.runs_in(u, v)
-    parts_a, parts_b, parts_n = [], [], []
-    for x0, x1, label in zip(s.tolist(), e.tolist(), lab.tolist()):
-        labels, counts = many.totals_in(x0, x1 - 1)
-        parts_a.append(np.full(len(labels), label, _I64))
-        parts_b.append(labels)
-        parts_n.append(counts)
-    a = np.concatenate(parts_a) if parts_a else np.zeros(0, _I64)
-    b = np.concatenate(parts_b) if parts_b else np.zeros(0, _I64)
-    n = np.concatenate(parts_n) if parts_n else np.zeros(0, _I64)
+    rows, b, n = many.split(s, e)
+    a = lab[rows]
     if swap:
         a, b = b, a
     return _aggregate2(a, b, n, g.nlabels)

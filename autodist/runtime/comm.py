@@ -60,18 +60,21 @@ def storage_maps(own: Ownership, rank: int, ghosts: Ghosts | None = None) -> tup
 
     Along a dimension with ghost cells the storage is the owned interval
     widened by the ghost widths (positions below and above are ghosts)."""
+    ghosts = normalize_ghosts(len(own.dims), ghosts)
+    for d, (below, above) in enumerate(ghosts):
+        # Checked for every rank's part, so that every rank raises alike.
+        dm = own.dims[d]
+        if (below or above) and not all(dm.owned(e).is_interval or not dm.owned(e) for e in range(dm.eff)):
+            raise UnsupportedError(
+                f"ghost cells along dimension {d + 1} need one interval of indices per rank, "
+                f"but layout {own.layout.distribute_str()} deals them out in several pieces"
+            )
     owned = own.owned(rank)
     if owned is None:
         return None
-    ghosts = normalize_ghosts(len(owned.sets), ghosts)
     maps = []
-    for d, (s, (below, above)) in enumerate(zip(owned.sets, ghosts)):
+    for s, (below, above) in zip(owned.sets, ghosts):
         if (below or above) and s:
-            if not s.is_interval:
-                raise UnsupportedError(
-                    f"ghost cells along dimension {d + 1} need one interval of indices per rank, "
-                    f"but layout {own.layout.distribute_str()} deals them out in several pieces"
-                )
             maps.append(StorageMap(IndexSet.interval(s.lo - below, s.hi + above)))
         else:
             maps.append(StorageMap(s))

@@ -12,6 +12,8 @@
 * :func:`guarded` — call a function on this rank; an exception ends the
   *whole* job promptly (``MPI_Abort``) after printing this rank's message, so
   an error on one rank never leaves the others waiting in a collective.
+* :func:`spmd` — both together, for a command: run in place when already
+  under mpiexec (or on one rank), else relaunch itself on N ranks.
 
 Nothing here imports mpi4py at module level: the launching process never
 initializes MPI.
@@ -142,6 +144,17 @@ def _die_with_parent():
         prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
     return preexec
+
+
+def spmd(argv: Sequence[str], nranks: int, fn: Callable[..., int | None], *args,
+         timeout: float | None = DEFAULT_TIMEOUT) -> int:
+    """What ``autodist run -np N`` does with its rank work ``fn``: inside an MPI
+    job (or for one rank) run ``fn(*args)`` here under :func:`guarded`;
+    otherwise start ``mpiexec -n N python -m autodist <argv>`` (whose ranks
+    then take the first branch) and return its exit status."""
+    if nranks == 1 or in_mpi_job():
+        return guarded(fn, *args)
+    return launch_autodist(argv, nranks, timeout)
 
 
 def _kill(proc: subprocess.Popen) -> None:

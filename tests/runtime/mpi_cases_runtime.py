@@ -276,3 +276,16 @@ def mpi_case_index_helpers_and_ranks_without_data(comm):
     gathered = stats.gather(comm, root=0)
     if rank == 0:
         assert [d["regions"]["x"]["elements_sent"] for d in gathered] == list(range(n))
+
+
+def mpi_case_ghosts_along_cyclic_fail_alike_on_every_rank(comm):
+    from autodist.errors import UnsupportedError
+
+    lay = simple(B, (CYCLIC, COLLAPSED), (3,))
+    try:
+        DistArray(lay, comm, ghosts=((1, 1), (0, 0)))
+    except UnsupportedError as exc:
+        assert comm.Get_size() > 1 and "ghost cells along dimension 1" in str(exc)
+    else:
+        assert comm.Get_size() == 1  # one rank holds everything: one interval
+    comm.Barrier()  # every rank got here: nobody waits for a rank that raised

@@ -48,7 +48,7 @@ ROOT = TESTS.parent
 PREFIX = "mpi_case_"
 #: Seconds the ranks wait for each other at the end of a case (a rank whose
 #: case failed waits less: the others may be stuck in a collective).
-SYNC_TIMEOUT = float(os.environ.get("AUTODIST_MPI_SYNC_TIMEOUT", "300"))
+SYNC_TIMEOUT = float(os.environ.get("AUTODIST_MPI_SYNC_TIMEOUT", "120"))
 FAILED_SYNC_TIMEOUT = float(os.environ.get("AUTODIST_MPI_FAILED_SYNC_TIMEOUT", "30"))
 
 
@@ -136,7 +136,7 @@ def run_cases(outdir: Path, files: list[Path]) -> None:
 # --------------------------------------------------------------------------- pytest side
 
 
-def launch_cases(nranks: int, files: list[Path], timeout: float = 600.0,
+def launch_cases(nranks: int, files: list[Path], timeout: float = 240.0,
                  env: dict | None = None) -> tuple[dict[str, Result], str]:
     """Run ``files`` under ``mpiexec -n nranks``; per case id, the merged result
     (ok on every rank, else the first failing rank's message); and the

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from autodist.errors import RuntimeFault
-from autodist.runtime.launch import find_mpiexec, in_mpi_job, launch, mpiexec_command
+from autodist.runtime.launch import find_mpiexec, in_mpi_job, launch, mpiexec_command, spmd
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -80,3 +80,17 @@ def test_bug_on_one_rank_ends_the_job_too(tmp_path):
 def test_timeout_kills_the_job_and_says_so(tmp_path):
     with pytest.raises(RuntimeFault, match=r"on 2 rank\(s\) did not finish within 2 s and was killed"):
         run(tmp_path, "import time\ntime.sleep(300)\n", [], 2, timeout=2)
+
+
+def test_spmd_runs_in_place_on_one_rank():
+    calls = []
+    assert spmd(["info"], 1, lambda x: calls.append(x) or 5, "here") == 5
+    assert calls == ["here"]
+
+
+@pytest.mark.mpi
+def test_spmd_relaunches_autodist_on_n_ranks(tmp_path, capfd):
+    code = spmd(["info"], 2, lambda: pytest.fail("must not run in the launcher"), timeout=120)
+    assert code == 0
+    out = capfd.readouterr().out
+    assert out.count("MPI library:") == 2  # `autodist info` ran on both ranks
