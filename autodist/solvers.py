@@ -56,7 +56,9 @@ class SolveResult:
     objective's constant term; ``gap`` is relative (``|objective - bound| /
     max(|objective|, tiny)``), ``math.inf`` when no bound is known to be finite
     and None when the solver gave no bound at all.  ``seconds`` is wall time of
-    the solve call (model transfer included).
+    the solve call, model transfer from PuLP included; ``solver_seconds`` the
+    time the solver itself reports (None when unknown): on large models PuLP's
+    transfer is a large share of the difference.
     """
 
     solver: str
@@ -66,6 +68,7 @@ class SolveResult:
     gap: float | None
     seconds: float
     message: str = ""
+    solver_seconds: float | None = None
 
     @property
     def has_solution(self) -> bool:
@@ -245,13 +248,13 @@ def _solve_highs(problem: pulp.LpProblem, time_limit: float, rel_gap: float) -> 
             bound, gap = (objective, 0.0) if status == "optimal" else (None, None)
     elif status == "no_solution" and _is_mip(problem) and math.isfinite(info.mip_dual_bound):
         bound = user(info.mip_dual_bound)
-    return SolveResult("HiGHS", status, objective, bound, gap, seconds, message)
+    return SolveResult("HiGHS", status, objective, bound, gap, seconds, message, h.getRunTime())
 
 
 # --------------------------------------------------------------------------- CBC
 
 _CBC_RESULT = re.compile(r"^Result - (.*)$", re.M)
-_CBC_FIELD = re.compile(r"^(Objective value|Lower bound|Upper bound|Gap):\s*(\S+)", re.M)
+_CBC_FIELD = re.compile(r"^(Objective value|Lower bound|Upper bound|Gap|Time \(Wallclock seconds\)):\s*(\S+)", re.M)
 
 
 def _solve_cbc(problem: pulp.LpProblem, time_limit: float, rel_gap: float) -> SolveResult:
@@ -302,7 +305,8 @@ def _solve_cbc(problem: pulp.LpProblem, time_limit: float, rel_gap: float) -> So
             if raw is not None:
                 bound = raw + problem.objective.constant
                 gap = _relative_gap(objective, bound)
-    return SolveResult("CBC", status, objective, bound, gap, seconds, message)
+    wall = _float(fields.get("Time (Wallclock seconds)", ""))
+    return SolveResult("CBC", status, objective, bound, gap, seconds, message, wall)
 
 
 def _cbc(**options) -> pulp.LpSolver:
