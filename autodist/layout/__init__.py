@@ -15,7 +15,7 @@ def clear_caches() -> None:
     planning)."""
     from . import ownership, schedule, sections, volume
 
-    for fn in (ownership.effective_grid, ownership._owned, ownership.ownership, sections._prime_factors,
+    for fn in (ownership.effective_grid, ownership._owned, ownership.ownership, ownership._template_map, sections._prime_factors,
                schedule._meet, schedule._meet_count, schedule._coord_counts, schedule._incoming,
                schedule._outgoing, volume.redistribution_volume, volume.exchange_volume):
         fn.cache_clear()

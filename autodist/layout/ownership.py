@@ -297,6 +297,12 @@ class Ownership:
         assert c is not None
         return c[x]
 
+    def template_map(self, tdim: int) -> DimMap:
+        """Ownership of the *template* indices of template dimension ``tdim``
+        (stride 1 onto its own cells): owner coordinate of a template index,
+        the indices a coordinate owns, local <-> global, local extent."""
+        return _template_map(self.layout, self.nranks, tdim)
+
     # ---------------------------------------------------------------- what a rank holds
 
     def owned(self, rank: int) -> Section | None:
@@ -342,6 +348,18 @@ class Ownership:
         for x in reversed(range(len(self.axes))):
             out = [q * self.axes[x].extent + c for q in out for c in choices[x]]
         return tuple(sorted(out))
+
+
+@lru_cache(maxsize=1024)
+def _template_map(layout: Layout, nranks: int, t: int) -> DimMap:
+    tlo, thi = layout.template[t]
+    x = layout.grid_axis(t)
+    if x is None:
+        return DimMap.whole(tlo, thi)
+    g = layout.grid[x]
+    fmt = layout.formats[t]
+    k = _block_size(fmt, thi - tlo + 1, g, t, "layout")
+    return DimMap(tlo, thi, 1, -tlo, k, g, effective_grid(layout.grid, nranks)[x], fmt.kind == "BLOCK")
 
 
 def _block_size(fmt, n: int, g: int, t: int, where: str) -> int:

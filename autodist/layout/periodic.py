@@ -80,10 +80,6 @@ class Labeling:
         j = int(np.searchsorted(self.starts, x % self.period, side="right")) - 1
         return int(self.labels[j])
 
-    def label_array(self, xs: np.ndarray) -> np.ndarray:
-        j = np.searchsorted(self.starts, np.asarray(xs, _I64) % self.period, side="right") - 1
-        return self.labels[j]
-
     def runs_count(self, u: int, v: int) -> int:
         """How many runs :meth:`runs_in` lists for ``[u, v]`` (an upper bound)."""
         if v < u:

@@ -31,6 +31,10 @@ from .periodic import joint_counts
 from .schedule import Needs, exchange_schedule
 
 
+def _max_of(field: str, doc: str) -> property:
+    return property(lambda self: max(getattr(self, field), default=0), doc=doc)
+
+
 @dataclass(frozen=True)
 class RankVolume:
     """One rank's share of a communication."""
@@ -70,13 +74,10 @@ class Volume:
     def total_messages(self) -> int:
         return sum(self.messages_sent)
 
-    @property
-    def max_sent(self) -> int:
-        return max(self.sent, default=0)
-
-    @property
-    def max_received(self) -> int:
-        return max(self.received, default=0)
+    max_sent = _max_of("sent", "Most elements one rank sends.")
+    max_received = _max_of("received", "Most elements one rank receives.")
+    max_messages_sent = _max_of("messages_sent", "Most messages one rank sends.")
+    max_messages_received = _max_of("messages_received", "Most messages one rank receives.")
 
     @property
     def max_bytes_sent(self) -> int:
@@ -85,14 +86,6 @@ class Volume:
     @property
     def max_bytes_received(self) -> int:
         return self.max_received * self.elem_bytes
-
-    @property
-    def max_messages_sent(self) -> int:
-        return max(self.messages_sent, default=0)
-
-    @property
-    def max_messages_received(self) -> int:
-        return max(self.messages_received, default=0)
 
     def to_dict(self) -> dict:
         return {
@@ -164,6 +157,19 @@ def _dim_coords(own: Ownership, table: dict, d: int) -> np.ndarray:
     return np.maximum(table["coords"][:, x], 0)
 
 
+def _products(tables, coords, other_axis, nranks: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per rank, over the array dimensions: the product of its indices' counts
+    (sums) and the product of how many coordinates of the other layout they
+    meet (partners; where the other layout does not distribute a dimension,
+    only whether the count is non-zero)."""
+    total = np.ones(nranks, np.int64)
+    partners = np.ones(nranks, np.int64)
+    for (sums, nnz), c, axis in zip(tables, coords, other_axis):
+        total *= sums[c]
+        partners *= nnz[c] if axis is not None else (sums[c] > 0)
+    return total, partners
+
+
 @lru_cache(maxsize=4096)
 def redistribution_volume(src: Layout, dst: Layout, nranks: int, elem_bytes: int = 8) -> Volume:
     """Exact elements, bytes and messages of a remap of one array from ``src``
@@ -191,24 +197,14 @@ def redistribution_volume(src: Layout, dst: Layout, nranks: int, elem_bytes: int
     kept = np.where(ta["holds"] & needs, own_pairs, 0)
 
     # Received: everything needed that is not kept.
-    need_total = ones.copy()
-    senders = ones.copy()
-    for d, j in enumerate(joints):
-        colsum, colnnz = j.cols()
-        need_total *= colsum[b_of[d]]
-        senders *= colnnz[b_of[d]] if A.dim_axis[d] is not None else (colsum[b_of[d]] > 0)
+    need_total, senders = _products([j.cols() for j in joints], b_of, A.dim_axis, R)
     received = np.where(needs, need_total - kept, 0)
     messages_received = np.where(needs, senders - (kept > 0), 0)
     messages_received = np.where(received > 0, messages_received, 0)
 
     # Sent: primaries send everything they hold to every rank needing it,
     # except to the ranks that hold the same part (those keep their copy).
-    held_total = ones.copy()
-    receivers = ones.copy()
-    for d, j in enumerate(joints):
-        rowsum, rownnz = j.rows()
-        held_total *= rowsum[a_of[d]]
-        receivers *= rownnz[a_of[d]] if B.dim_axis[d] is not None else (rowsum[a_of[d]] > 0)
+    held_total, receivers = _products([j.rows() for j in joints], a_of, B.dim_axis, R)
     copies = prod(ax.extent for ax in B.axes if ax.kind == "replicated")
     primary_of = np.arange(R)
     for r in range(R):

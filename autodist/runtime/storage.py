@@ -24,9 +24,27 @@ from typing import Sequence
 
 import numpy as np
 
+from ..errors import UnsupportedError
 from ..layout.sections import IndexSet, Section
 
 Selector = tuple  # of slices and/or integer arrays, ready for numpy indexing
+
+#: numpy element types of the Fortran types the runtime stores.
+_DTYPES = {
+    ("integer", 1): np.int8, ("integer", 2): np.int16, ("integer", 4): np.int32, ("integer", 8): np.int64,
+    ("real", 4): np.float32, ("real", 8): np.float64,
+    ("complex", 8): np.complex64, ("complex", 16): np.complex128,
+    ("logical", 1): np.bool_, ("logical", 2): np.bool_, ("logical", 4): np.bool_, ("logical", 8): np.bool_,
+}
+
+
+def numpy_dtype(ftype) -> np.dtype:
+    """The numpy dtype of a Fortran :class:`~autodist.ir.Type` (REAL*8 ->
+    float64, INTEGER -> int32, LOGICAL -> bool, ...)."""
+    try:
+        return np.dtype(_DTYPES[(ftype.base, ftype.size)])
+    except KeyError:
+        raise UnsupportedError(f"the runtime does not store arrays of type {ftype}") from None
 
 
 @dataclass(frozen=True)

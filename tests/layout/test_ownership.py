@@ -197,3 +197,24 @@ def test_queries_on_huge_arrays_are_closed_forms():
     loc = own.to_local(q, (i,))
     assert own.to_global(q, loc) == (i,)
     assert sum(own.dims[0].extent(e) for e in range(64)) == n
+
+
+@given(layouts(), st.integers(1, 7))
+@settings(max_examples=100, deadline=None)
+def test_template_indices(layout, nranks):
+    own = ownership(layout, nranks)
+    eg = own.grid
+    for t, fmt in enumerate(layout.formats):
+        tm = own.template_map(t)
+        tlo, thi = layout.template[t]
+        x = layout.grid_axis(t)
+        for tidx in range(tlo, thi + 1):
+            if x is None:
+                assert tm.coord(tidx) == 0
+                continue
+            a = brute.hpf_owner(fmt, thi - tlo + 1, layout.grid[x], tidx - tlo)
+            assert tm.coord(tidx) == brute.fold(a, layout.grid[x], eg[x], fmt.kind)
+        for e in range(tm.eff):
+            mine = [i for i in range(tlo, thi + 1) if tm.coord(i) == e]
+            assert list(tm.owned(e)) == mine and tm.extent(e) == len(mine)
+            assert [tm.to_global(e, j) for j in range(len(mine))] == mine

@@ -15,7 +15,6 @@ from autodist.layout.schedule import (
     Explicit,
     Halo,
     OnRank,
-    OwnedBy,
     SameSection,
     Shift,
     exchange_schedule,

@@ -27,7 +27,6 @@ from autodist.layout.volume import exchange_volume, reduction_volume, redistribu
 from autodist.runtime.comm import (
     allreduce,
     broadcast_plan,
-    halo_plan,
     redistribute_plan,
     reduce,
     shift_plan,

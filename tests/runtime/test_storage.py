@@ -5,11 +5,12 @@ from __future__ import annotations
 import itertools
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autodist.layout.sections import IndexSet, Section
-from autodist.runtime.storage import StorageMap, contiguous_offset, flat, pack, selector, unpack
+from autodist.runtime.storage import StorageMap, contiguous_offset, flat, numpy_dtype, pack, selector, unpack
 
 from ..layout.strategies import index_sets
 
@@ -58,3 +59,13 @@ def test_pack_unpack_roundtrip(pa, pb, data):
         assert dst[a.rank(i), b.rank(j)] == src[a.rank(i), b.rank(j)]
     assert np.count_nonzero(dst) == np.count_nonzero(want)
     assert flat(src).base is src or flat(src).base is src.base
+
+
+def test_fortran_types_map_to_numpy():
+    from autodist.errors import UnsupportedError
+    from autodist.ir import COMPLEX, DOUBLE, INTEGER, LOGICAL, REAL, Type
+
+    assert [numpy_dtype(t) for t in (INTEGER, REAL, DOUBLE, COMPLEX, LOGICAL)] == [
+        np.dtype(np.int32), np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64), np.dtype(bool)]
+    with pytest.raises(UnsupportedError, match=r"arrays of type CHARACTER\*8"):
+        numpy_dtype(Type("character", 8))
