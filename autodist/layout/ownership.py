@@ -243,12 +243,12 @@ class Ownership:
 
     # ---------------------------------------------------------------- the grid
 
-    @property
+    @cached_property
     def grid(self) -> tuple[int, ...]:
         """Effective grid extents (ranks along each axis)."""
         return tuple(a.extent for a in self.axes)
 
-    @property
+    @cached_property
     def active(self) -> int:
         """Ranks with grid coordinates (``0 .. active-1``)."""
         return prod(self.grid)
