@@ -13,6 +13,7 @@ result compiles with any Fortran 77 compiler (directives are comments).
 from __future__ import annotations
 
 import dataclasses
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -68,9 +69,83 @@ def _named(name: str, lay: Layout, dynamic: bool, k: int, group: str) -> Layout:
     return dataclasses.replace(lay, template_name=tname)
 
 
+def _unit_insertions(an: ProgramAnalysis, unit: ir.Unit, instance: str, solution: Solution, table: ArrayTable,
+                     events: list, existing: list[ir.Directive], ignore_directives: bool,
+                     independent: bool) -> tuple[list[Insertion], int]:
+    """The directives of one instance of a unit (line numbers of its file)."""
+    form = form_of(unit.span.file)
+    out: list[Insertion] = []
+    count = 0
+    user_arrays = set() if ignore_directives else _directive_names(existing)
+    entry = _local_layouts(unit, solution.entry_of(instance), table)
+    entry = {n: l for n, l in entry.items() if n not in user_arrays}
+    events = [r for r in events if r.name in entry or r.name not in user_arrays]
+    dynamic = {r.name for r in events if unit.symbol(r.name) is not None}
+    later: dict[int, dict[str, Layout]] = {}
+    versions: dict[str, list[Layout]] = {}
+    for n, lay in entry.items():
+        versions.setdefault(n, []).append(lay)
+    for r in events:
+        sym = unit.symbol(r.name)
+        if sym is None:
+            continue
+        bounds = tuple(d.bounds for d in sym.dims)  # type: ignore[union-attr]
+        dst = localize(r.dst, bounds)
+        if dst not in versions.setdefault(r.name, []):
+            versions[r.name].append(dst)
+        later.setdefault(r.target, {})[r.name] = dst
+    group = _template_names(entry, dynamic)
+    named_entry = {n: _named(n, lay, n in dynamic, versions[n].index(lay), group.get(n, ""))
+                   for n, lay in entry.items()}
+    later_named = {pid: {n: _named(n, lay, True, versions[n].index(lay), "") for n, lay in lays.items()}
+                   for pid, lays in later.items()}
+    avoid = tuple(s.name for s in unit.symbols)
+    spec = layout_directives(named_entry, dynamic=sorted(dynamic), remaps=list(later_named.values()), avoid=avoid)
+    if spec:
+        out.append(Insertion(unit.decl_end, tuple(directive_lines(spec, form)), "after"))
+        count += len(spec)
+    proc = an.procedure(unit.name)
+    for pid, lays in sorted(later_named.items()):
+        if pid == 0:
+            continue
+        ph = proc.phase(pid)
+        before = {n: named_entry.get(n) for n in lays}
+        directives: list[m.Directive] = []
+        redis = {n: l for n, l in lays.items() if before.get(n) is None
+                 or (l.formats, l.grid) != (before[n].formats, before[n].grid) or _identity(l)}
+        realign = {n: l for n, l in lays.items() if n not in redis}
+        if redis:
+            directives.extend(redistribute_directives(redis))
+        if realign:
+            directives.extend(realign_directives(realign))
+        if directives:
+            out.append(Insertion(ph.span.first, tuple(directive_lines(directives, form)), "before"))
+            count += len(directives)
+    if independent:
+        count += _independents(proc, unit, out, form, existing)
+    return out, count
+
+
+def _rename_call(line: str, callee: str, new: str) -> str:
+    return re.sub(rf"(?i)(\bCALL\s+){re.escape(callee)}\b", lambda mt: mt.group(1) + new, line, count=1)
+
+
+def _clone_text(lines: list[str], unit: ir.Unit, clone: str) -> list[str]:
+    """The unit's lines with its header naming the clone."""
+    out = list(lines)
+    for k, line in enumerate(out):
+        new = re.sub(rf"(?i)(\b(?:SUBROUTINE|FUNCTION)\s+){re.escape(unit.name)}\b",
+                     lambda mt: mt.group(1) + clone, line, count=1)
+        if new != line:
+            out[k] = new
+            break
+    return out
+
+
 def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
              ignore_directives: bool = False, independent: bool = True) -> Annotated:
-    """Directives for ``solution`` spliced into the sources of ``an.program``."""
+    """Directives for ``solution`` spliced into the sources of ``an.program``;
+    procedures called with different mappings are cloned (``CALC1_1``, ...)."""
     program = an.program
     per_file: dict[str, list[Insertion]] = {}
     strip: dict[str, list[ir.Span]] = {}
@@ -78,68 +153,44 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
     remaps_by_proc: dict[str, list] = {}
     for r in solution.remaps:
         remaps_by_proc.setdefault(r.procedure, []).append(r)
+    clones_of: dict[str, list[str]] = {}
+    for proc_name, clone in solution.clones:
+        clones_of.setdefault(proc_name, []).append(clone)
+    renames: dict[str, dict[int, tuple[str, str]]] = {}  # caller instance -> line -> (callee, clone)
+    for caller, line, inst in solution.call_sites:
+        unit_name = solution.unit_of(inst)
+        if inst != unit_name:
+            renames.setdefault(caller, {})[line] = (unit_name, inst)
+    file_lines = {f: list(program.source_lines(f)) for f in program.files}
     for unit in program.units:
         file = unit.span.file
-        form = form_of(file)
         existing = list(unit.directives) + [s for s in unit.statements() if isinstance(s, ir.Directive)]
         if ignore_directives:
             strip.setdefault(file, []).extend(d.span for d in existing)
-        user_arrays = set() if ignore_directives else _directive_names(existing)
-        entry = _local_layouts(unit, solution.entry_of(unit.name), table)
-        entry = {n: l for n, l in entry.items() if n not in user_arrays}
-        events = [r for r in remaps_by_proc.get(unit.name, []) if r.name in entry or r.name not in user_arrays]
-        dynamic = {r.name for r in events if unit.symbol(r.name) is not None}
-        later: dict[int, dict[str, Layout]] = {}
-        versions: dict[str, list[Layout]] = {}
-        for n, lay in entry.items():
-            versions.setdefault(n, []).append(lay)
-        for r in events:
-            sym = unit.symbol(r.name)
-            if sym is None:
-                continue
-            bounds = tuple(d.bounds for d in sym.dims)  # type: ignore[union-attr]
-            dst = localize(r.dst, bounds)
-            if dst not in versions.setdefault(r.name, []):
-                versions[r.name].append(dst)
-            later.setdefault(r.target, {})[r.name] = dst
-        group = _template_names(entry, dynamic)
-        named_entry = {n: _named(n, lay, n in dynamic, versions[n].index(lay), group.get(n, ""))
-                       for n, lay in entry.items()}
-        later_named = {pid: {n: _named(n, lay, True, versions[n].index(lay), "") for n, lay in lays.items()}
-                       for pid, lays in later.items()}
-        avoid = tuple(s.name for s in unit.symbols)
-        spec = layout_directives(named_entry, dynamic=sorted(dynamic), remaps=list(later_named.values()), avoid=avoid)
-        if spec:
-            lines = directive_lines(spec, form)
-            per_file.setdefault(file, []).append(Insertion(unit.decl_end, tuple(lines), "after"))
-            count += len(spec)
-        proc = an.procedure(unit.name)
-        for pid, lays in sorted(later_named.items()):
-            if pid == 0:
-                continue
-            ph = proc.phase(pid)
-            before = {n: named_entry.get(n) for n in lays}
-            directives: list[m.Directive] = []
-            redis = {n: l for n, l in lays.items() if before.get(n) is None
-                     or (l.formats, l.grid) != (before[n].formats, before[n].grid) or _identity(l)}
-            realign = {n: l for n, l in lays.items() if n not in redis}
-            if redis:
-                directives.extend(redistribute_directives(redis))
-            if realign:
-                directives.extend(realign_directives(realign))
-            if directives:
-                per_file.setdefault(file, []).append(
-                    Insertion(ph.span.first, tuple(directive_lines(directives, form)), "before"))
-                count += len(directives)
-        if independent:
-            count += _independents(proc, unit, per_file.setdefault(file, []), form, existing)
+        ins, n = _unit_insertions(an, unit, unit.name, solution, table, remaps_by_proc.get(unit.name, []),
+                                  existing, ignore_directives, independent)
+        per_file.setdefault(file, []).extend(ins)
+        count += n
+        for line, (callee, clone) in renames.get(unit.name, {}).items():
+            file_lines[file][line - 1] = _rename_call(file_lines[file][line - 1], callee, clone)
+        for clone in clones_of.get(unit.name, []):
+            ins, n = _unit_insertions(an, unit, clone, solution, table, remaps_by_proc.get(clone, []),
+                                      existing, ignore_directives, independent)
+            count += n
+            first, last = unit.span.first, unit.span.last
+            body = list(program.source_lines(file))[first - 1:last]
+            for line, (callee, inner) in renames.get(clone, {}).items():
+                body[line - first] = _rename_call(body[line - first], callee, inner)
+            local = [dataclasses.replace(i, line=i.line - first + 1) for i in ins if first <= i.line <= last]
+            text = _clone_text(splice(body, local, form_of(file)), unit, clone)
+            per_file[file].append(Insertion(last, tuple(text), "after"))
     out = []
     for file in program.files:
         ins = per_file.get(file, [])
         gone = strip.get(file, [])
-        if not ins and not gone:
+        lines = file_lines[file]
+        if not ins and not gone and lines == list(program.source_lines(file)):
             continue
-        lines = list(program.source_lines(file))
         if gone:
             lines = strip_directives(lines, gone)
             ins = _shift(ins, gone)
@@ -161,7 +212,7 @@ def _template_names(entry: dict[str, Layout], dynamic: set[str]) -> dict[str, st
         key = (base, lay.template, lay.formats, lay.grid)
         if key not in names:
             used[base] = used.get(base, 0) + 1
-            names[key] = base if used[base] == 1 else f"{base}{used[base]}"
+            names[key] = base if used[base] == 1 else f"{base}_{used[base]}"
         out[name] = names[key]
     return out
 

@@ -120,8 +120,9 @@ class DynamicOptimizer:
             name = phase_name(ph)
             items: list[tuple[Mapping, PhaseCost | None, ProcEntry | None]] = []
             if ph.kind == "call" and ph.callee in self.solutions:
+                rename = self.site_map(proc, ph)
                 for e in self.solutions[ph.callee].entries:
-                    entry = e.entry.restrict(gids) if gids else e.entry
+                    entry = self.to_caller(e.entry, rename).restrict(gids)
                     items.append((entry, None, e))
             elif ph.kind == "call":
                 items.append((Mapping(()), None, None))  # an external procedure: no mapping
@@ -188,9 +189,45 @@ class DynamicOptimizer:
     def _remap_key(self, array: str, a: Layout, b: Layout) -> float:
         return self.remap(array, a, b)
 
+    def site_map(self, proc: ProcedureAnalysis, ph: Phase) -> dict[str, str]:
+        """Callee global id -> caller global id of the array arguments of a
+        call site whose dummies are not the same storage as their actuals (a
+        procedure called with different arrays)."""
+        callee = self.an.program.unit(ph.callee)
+        out: dict[str, str] = {}
+        if callee is None:
+            return out
+        for dummy, actual in zip(callee.args, ph.call_args):
+            name = getattr(actual, "name", None)
+            if name is None:
+                continue
+            d = self.table.global_id(callee.name, dummy)
+            a = self.table.global_id(proc.name, name)
+            if d is not None and a is not None and d != a and a in self.mapped:
+                out[d] = a
+        return out
+
+    def to_caller(self, mapping: Mapping, rename: dict[str, str]) -> Mapping:
+        """A callee's mapping seen from a call site (dummies as the actuals)."""
+        if not rename:
+            return mapping
+        from .evaluate import localize
+
+        out = {}
+        for g, lay in mapping.layouts:
+            if g in rename:
+                actual = self.table.array(rename[g])
+                out[rename[g]] = localize(lay, actual.bounds) if actual.bounds else lay
+            else:
+                out[g] = lay
+        return Mapping.of(out)
+
     def _call_candidate(self, name: str, k: int, m: Mapping, e: ProcEntry) -> sel.Candidate:
         if self.semantics == "forge":
-            exits = tuple((a, lay) for a, lay in e.exit.restrict(m.arrays).layouts)
+            proc_name, pid = name.rsplit(":", 1)
+            ph = self.an.procedure(proc_name).phase(int(pid))
+            exit_ = self.to_caller(e.exit, self.site_map(self.an.procedure(proc_name), ph))
+            exits = tuple((a, lay) for a, lay in exit_.restrict(m.arrays).layouts)
             return sel.Candidate(f"{name}#{k}", e.cost, m.layouts, exits)
         # HPF: the caller's mapping is restored on return; the way back is the callee's cost
         back = 0.0

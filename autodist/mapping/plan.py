@@ -66,6 +66,12 @@ class Solution:
     entry: tuple[tuple[str, Mapping], ...]  # procedure -> mapping on entry
     method: str = ""
     notes: tuple[str, ...] = ()
+    clones: tuple[tuple[str, str], ...] = ()  # (procedure, clone name)
+    call_sites: tuple[tuple[str, int, str], ...] = ()  # (caller, call line, callee instance)
+
+    def unit_of(self, instance: str) -> str:
+        """The procedure an instance (clone) is a version of."""
+        return dict((c, p) for p, c in self.clones).get(instance, instance)
 
     @property
     def computation(self) -> float:
@@ -87,13 +93,22 @@ class Solution:
         return dict(self.entry).get(procedure, Mapping(()))
 
     def describe(self) -> str:
-        seen: dict[str, str] = {}
+        """``A,B,X(BLOCK,*)`` for a static solution; the layouts each array goes
+        through for a dynamic one: ``A,B,X(BLOCK,*)<->(*,BLOCK)``."""
+        seen: dict[str, list[str]] = {}
         for _, m in self.entry:
             for a, lay in m.layouts:
-                seen.setdefault(a, lay.distribute_str())
+                seen.setdefault(a, []).append(lay.distribute_str())
+        for p in self.phases:
+            for a, lay in p.mapping.layouts:
+                d = lay.distribute_str()
+                if d not in seen.setdefault(a, []):
+                    seen[a].append(d)
         groups: dict[str, list[str]] = {}
-        for a, d in sorted(seen.items()):
-            groups.setdefault(d, []).append(a)
+        for a, ds in sorted(seen.items()):
+            ds = list(dict.fromkeys(ds))
+            key = ds[0] if len(ds) == 1 else "<->".join(ds) if len(ds) == 2 else "->".join(ds)
+            groups.setdefault(key, []).append(a)
         return " ".join(f"{','.join(v)}{k}" for k, v in groups.items()) or "replicated"
 
 
@@ -153,74 +168,111 @@ def _gids(proc, ph, table: ArrayTable, mapping: Mapping) -> tuple[str, ...]:
 # --------------------------------------------------------------------------- dynamic
 
 
+@dataclass
+class _Instance:
+    """One version of a procedure in a dynamic solution (a clone when a
+    procedure is called with different mappings)."""
+
+    name: str
+    procedure: str
+    entry: ProcEntry | None  # None: the main program (its own dynamic selection)
+    scale: float = 0.0  # invocations per run
+
+
 def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
-    """Expand the bottom-up selections top-down from the main program."""
+    """Expand the bottom-up selections top-down from the main program.
+
+    A procedure whose call sites choose different entries of the procedure
+    database becomes several instances (``CALC1``, ``CALC1_1``, ...): the
+    annotated program holds one clone per instance.
+    """
     main = an.bottom_up[-1] if an.bottom_up else None
     if main is None:
         return Solution("dynamic", (), (), ())
+    instances: dict[str, _Instance] = {main: _Instance(main, main, None, 1.0)}
+    by_key: dict[tuple, str] = {}
+    sites: list[tuple[str, int, str]] = []  # (caller instance, call line, callee instance)
+    order: list[str] = [main]
+
+    def chosen_phase(inst: _Instance, ph) -> tuple[Mapping, PhaseCost | None, ProcEntry | None]:
+        proc = an.procedure(inst.procedure)
+        if inst.entry is None or not inst.entry.static:
+            return opt.solutions[inst.procedure].chosen(phase_name(ph))
+        mapping = inst.entry.entry
+        m = mapping.restrict(_gids(proc, ph, opt.table, mapping))
+        if ph.kind == "call" and ph.callee in opt.solutions:
+            callee = _static_entry(opt, ph.callee, mapping)
+            return m, None, callee
+        return m, opt.ev.phase(proc, ph, m, opt.machine).cost, None
+
+    # top-down: callers before callees, so every instance's scale is complete when expanded
+    for name in reversed(an.bottom_up):
+        for inst in [i for i in list(instances.values()) if i.procedure == name]:
+            proc = an.procedure(name)
+            for ph in proc.phases:
+                if ph.kind != "call" or ph.callee not in opt.solutions:
+                    continue
+                _m, _c, e = chosen_phase(inst, ph)
+                if e is None:
+                    continue
+                key = (ph.callee, e.name, e.entry)
+                if key not in by_key:
+                    n = sum(1 for k in by_key if k[0] == ph.callee)
+                    iname = ph.callee if n == 0 else f"{ph.callee}_{n}"
+                    by_key[key] = iname
+                    instances[iname] = _Instance(iname, ph.callee, e)
+                    order.append(iname)
+                callee = instances[by_key[key]]
+                callee.scale += proc.flow.execution(ph.id) * inst.scale
+                sites.append((inst.name, ph.span.first, callee.name))
     phases: list[PhaseDecision] = []
     remaps: list[RemapEvent] = []
-    entry: dict[str, Mapping] = {}
-    notes: list[str] = []
+    entry: list[tuple[str, Mapping]] = []
     methods: list[str] = []
-
-    def expand_dynamic(name: str, scale: float) -> None:
-        sol = opt.solutions[name]
-        proc = an.procedure(name)
-        methods.append(f"{name}: {sol.selection.method}")
+    for iname in order:
+        inst = instances[iname]
+        proc = an.procedure(inst.procedure)
         first: dict[str, Layout] = {}
         for ph in proc.phases:
-            m, cost, e = sol.chosen(phase_name(ph))
+            m, cost, e = chosen_phase(inst, ph)
             for a, lay in m.layouts:
                 first.setdefault(a, lay)
-            execs = proc.flow.execution(ph.id) * scale
-            phases.append(PhaseDecision(name, ph.id, ph.kind, ph.span, execs, m, cost, ph.callee,
+            execs = proc.flow.execution(ph.id) * inst.scale
+            callee_inst = next((c for (ci, line, c) in sites if ci == iname and line == ph.span.first), ph.callee)
+            phases.append(PhaseDecision(iname, ph.id, ph.kind, ph.span, execs, m, cost, callee_inst,
                                         e.name if e is not None else None))
-            if e is not None and ph.callee in opt.solutions:
-                if e.static:
-                    expand_static(ph.callee, e.entry, execs)
-                else:
-                    expand_dynamic(ph.callee, execs)
-                if opt.semantics == "hpf":
-                    # the way back to the caller's mapping is paid inside the call
-                    for a, lay in e.exit.layouts:
-                        back = e.entry.layout(a)
-                        if back is not None and back != lay:
-                            remaps.append(_event(opt, proc.name, a, ph.id, ph.id, execs, lay, back, an))
-        for a, lay in sol_entry(sol).items():
-            first.setdefault(a, lay)
-        _merge_entry(entry, name, first)
-        for r in sol.selection.remaps:
-            src = _phase_id(r.source)
-            dst = _phase_id(r.target)
-            if dst is None:
-                continue  # leaving the procedure: the caller accounts for it
-            remaps.append(_event(opt, name, r.array, src or 0, dst, r.count * scale, r.key_from, r.key_to, an))
+            if e is not None and opt.semantics == "hpf":
+                for a, lay in e.exit.layouts:  # the way back to the caller's mapping, paid in the call
+                    back = e.entry.layout(a)
+                    if back is not None and back != lay:
+                        remaps.append(_event(opt, iname, a, ph.id, ph.id, execs, lay, back, an, inst.procedure))
+        if inst.entry is None or not inst.entry.static:
+            sol = opt.solutions[inst.procedure]
+            methods.append(f"{inst.procedure}: {sol.selection.method}")
+            for a, lay in sol_entry(sol).items():
+                first.setdefault(a, lay)
+            for r in sol.selection.remaps:
+                dst = _phase_id(r.target)
+                if dst is None:
+                    continue  # leaving the procedure: the caller accounts for it
+                remaps.append(_event(opt, iname, r.array, _phase_id(r.source) or 0, dst, r.count * inst.scale,
+                                     r.key_from, r.key_to, an, inst.procedure))
+        else:
+            first.update(dict(inst.entry.entry.layouts))
+        entry.append((iname, Mapping.of(first)))
+    clones = tuple(sorted({(i.procedure, i.name) for i in instances.values() if i.name != i.procedure}))
+    notes = tuple(f"{p} is called with different mappings: clone {c}" for p, c in clones)
+    return Solution("dynamic", tuple(phases), tuple(remaps), tuple(entry),
+                    method="; ".join(dict.fromkeys(methods)), notes=notes,
+                    clones=clones, call_sites=tuple(sites))
 
-    def expand_static(name: str, mapping: Mapping, scale: float) -> None:
-        proc = an.procedure(name)
-        touched = set()
-        for ph in proc.phases:
-            gids = _gids(proc, ph, opt.table, mapping)
-            touched |= set(gids)
-            m = mapping.restrict(gids)
-            pe = opt.ev.phase(proc, ph, m, opt.machine)
-            phases.append(PhaseDecision(name, ph.id, ph.kind, ph.span, proc.flow.execution(ph.id) * scale, m,
-                                        pe.cost if ph.kind == "loop" else None, ph.callee, "static"))
-            if ph.kind == "call" and ph.callee in opt.solutions:
-                expand_static(ph.callee, mapping, proc.flow.execution(ph.id) * scale)
-        _merge_entry(entry, name, dict(mapping.restrict(touched).layouts))
 
-    def _merge_entry(entry: dict, name: str, layouts: dict) -> None:
-        if name in entry and dict(entry[name].layouts) != layouts:
-            notes.append(f"{name} is called with different mappings (it would be cloned)")
-        entry.setdefault(name, Mapping.of(layouts))
-
-    expand_dynamic(main, 1.0)
-    order = {p.name: k for k, p in enumerate(an.procedures)}
-    entries = tuple(sorted(entry.items(), key=lambda kv: order.get(kv[0], 0)))
-    return Solution("dynamic", tuple(phases), tuple(remaps), entries,
-                    method="; ".join(dict.fromkeys(methods)), notes=tuple(dict.fromkeys(notes)))
+def _static_entry(opt: DynamicOptimizer, callee: str, mapping: Mapping) -> ProcEntry | None:
+    """The callee's database entry for a static mapping of the caller."""
+    for e in opt.solutions[callee].entries:
+        if e.static and all(mapping.layout(a) in (None, lay) for a, lay in e.entry.layouts):
+            return e
+    return None
 
 
 def sol_entry(sol: ProcSolution) -> dict[str, Layout]:
@@ -241,11 +293,11 @@ def _phase_id(name: str) -> int | None:
 
 
 def _event(opt: DynamicOptimizer, proc: str, gid: str, src: int, dst: int, count: float,
-           a: Layout, b: Layout, an: ProgramAnalysis) -> RemapEvent:
+           a: Layout, b: Layout, an: ProgramAnalysis, unit: str | None = None) -> RemapEvent:
     elem = opt.table.array(gid).elem_size
     v = remap_volume(a, b, opt.nranks, elem)
     once = opt.machine.message_cost(v.bytes, v.messages) if v.bytes else 0.0
-    name = opt.table.local_name(gid, proc) or gid
+    name = opt.table.local_name(gid, unit or proc) or gid
     return RemapEvent(proc, gid, name, src, dst, count, a, b, v.bytes, v.messages, once * count)
 
 

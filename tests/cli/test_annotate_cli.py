@@ -88,3 +88,22 @@ def test_annotated_samples_compile_and_print_the_same(tmp_path, name):
         out, _ = annotate(tmp_path, name, "--procs", "4", "--mode", mode)
         assert "CHPF$" in out.read_text()
         assert run(out, tmp_path / f"ann_{mode}") == reference
+
+
+CLONE = SAMPLES.parent / "tests" / "cli" / "clone_prog.f"
+
+
+def test_a_procedure_called_with_two_mappings_is_cloned(tmp_path, capsys):
+    out = tmp_path / "clone_hpf.f"
+    assert main(["annotate", str(CLONE), "--procs", "4", "--mode", "dynamic", "-o", str(out), "-q"]) == 0
+    text = out.read_text()
+    assert "CALL SCALE(X, N)" in text and "CALL SCALE_1(Y, N)" in text
+    assert "SUBROUTINE SCALE_1(A, N)" in text
+    scale, clone = text.split("SUBROUTINE SCALE(A, N)")[1].split("SUBROUTINE SCALE_1(A, N)")
+    assert "(BLOCK, *)" in scale and "(*, BLOCK)" in clone
+    if shutil.which("gfortran"):
+        for src, exe in ((CLONE, tmp_path / "a"), (out, tmp_path / "b")):
+            subprocess.run(["gfortran", "-std=legacy", str(src), "-o", str(exe)], check=True, capture_output=True)
+        ra = subprocess.run([str(tmp_path / "a")], capture_output=True, text=True, check=True).stdout
+        rb = subprocess.run([str(tmp_path / "b")], capture_output=True, text=True, check=True).stdout
+        assert ra == rb
