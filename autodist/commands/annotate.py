@@ -54,7 +54,9 @@ def run(args) -> int:
     procs = common.parse_procs(args.procs, machine.processors)
     if len(procs) != 1:
         raise UsageError("--procs: annotate takes one processor count")
-    plan = common.build_plan(an, machine, procs[0], args)
+    db = common.open_db(args)
+    plan = common.build_plan(an, machine, procs[0], args, db=db)
+    common.close_db(db, args)
     mode = args.mode or machine.mode
     solution = plan.solution(mode)
     result = annotate(an, solution, plan.table, ignore_directives=args.ignore_directives,

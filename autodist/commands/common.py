@@ -93,6 +93,8 @@ def add_mapping_args(parser) -> None:
                              "FORGE lets a procedure leave another mapping")
     parser.add_argument("--ignore-directives", action="store_true",
                         help="ignore the HPF directives already in the source (default: respect them)")
+    parser.add_argument("--db", metavar="FILE.json", default=None,
+                        help="procedure database: reuse the results of unchanged procedures, store the rest")
 
 
 def measured_times(options) -> dict[str, float] | None:
@@ -100,7 +102,25 @@ def measured_times(options) -> dict[str, float] | None:
     return dict(prof.phase_times) if prof is not None and prof.phase_times else None
 
 
-def build_plan(an, machine, procs, args, table=None, alignment=None, evaluator=None):
+def open_db(args):
+    from ..mapping.database import ProcedureDatabase
+
+    return ProcedureDatabase(args.db) if getattr(args, "db", None) else None
+
+
+def close_db(db, args) -> None:
+    """Save the procedure database and say what was reused."""
+    import sys
+
+    if db is None:
+        return
+    db.save()
+    if not getattr(args, "quiet", False):
+        print(f"autodist: procedure database {db.path}: {len(db.reused)} reused, {len(db.stored)} computed",
+              file=sys.stderr)
+
+
+def build_plan(an, machine, procs, args, table=None, alignment=None, evaluator=None, db=None):
     """The mapping plan, with the user's own directives as constraints unless
     --ignore-directives."""
     from ..hpf.written import user_layouts
@@ -111,4 +131,4 @@ def build_plan(an, machine, procs, args, table=None, alignment=None, evaluator=N
     fixed = {} if getattr(args, "ignore_directives", False) else user_layouts(an.program, table, procs)
     return make_plan(an, machine, procs, semantics=getattr(args, "semantics", "hpf"), fixed=fixed,
                      measured=measured_times(an.options), table=table, alignment=alignment,
-                     evaluator=evaluator)
+                     evaluator=evaluator, db=db)

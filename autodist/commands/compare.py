@@ -29,14 +29,16 @@ def run(args) -> int:
     table = build_array_table(an.program)
     alignment = align_program(an, table, machine.solver_time_limit)
     rows = []
+    db = common.open_db(args)
     for p in procs:
-        plan = common.build_plan(an, machine, p, args, table=table, alignment=alignment)
+        plan = common.build_plan(an, machine, p, args, table=table, alignment=alignment, db=db)
         written = None
         if args.as_written:
             from ..hpf.written import as_written
 
             written = as_written(an, table, machine, p)
         rows.append((plan, written))
+    common.close_db(db, args)
     if args.format == "json":
         print(json.dumps(compare_json(rows, machine.source), indent=2))
     else:

@@ -25,6 +25,7 @@ from ..mapping.evaluate import localize
 from ..mapping.plan import Solution
 from . import model as m
 from .emit import directive_lines, independent_directive, layout_directives, realign_directives, redistribute_directives
+from ..fileio import write_atomically  # noqa: F401  (re-exported for the commands)
 from .splice import Insertion, is_directive_line, splice, strip_directives
 
 FREE_SUFFIXES = (".f90", ".f95", ".f03", ".f08")
@@ -254,23 +255,6 @@ def _shift(insertions: list[Insertion], removed: list[ir.Span]) -> list[Insertio
     import bisect
 
     return [dataclasses.replace(i, line=i.line - bisect.bisect_left(gone, i.line)) for i in insertions]
-
-
-def write_atomically(path: Path, lines: tuple[str, ...]) -> None:
-    """Write ``lines`` to ``path`` through a temporary file and a rename."""
-    import os
-    import tempfile
-
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=str(path.parent))
-    text = "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines)
-    try:
-        with os.fdopen(fd, "w", newline="") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 __all__ = ["annotate", "Annotated", "write_atomically", "form_of", "is_directive_line"]

@@ -63,6 +63,29 @@ class ProcSolution:
     def chosen(self, phase_name: str) -> tuple[Mapping, PhaseCost | None, ProcEntry | None]:
         return self.pools[phase_name][self.selection.chosen(phase_name)]
 
+    @property
+    def method(self) -> str:
+        return self.selection.method
+
+    @property
+    def remaps(self) -> tuple[sel.Remap, ...]:
+        return self.selection.remaps
+
+    @property
+    def total(self) -> float:
+        return self.selection.total
+
+    def entry_layouts(self) -> dict[str, Layout]:
+        """Layouts chosen for the procedure's entry points (its initial mapping)."""
+        out: dict[str, Layout] = {}
+        for p in self.problem.phases:
+            if p.name.startswith("in:"):
+                out.update(dict(self.pools[p.name][self.selection.chosen(p.name)][0].layouts))
+        return out
+
+    def phase_names(self) -> tuple[str, ...]:
+        return tuple(p.name for p in self.problem.phases)
+
 
 def phase_name(ph: Phase) -> str:
     return f"{ph.unit}:{ph.id}"
@@ -263,14 +286,26 @@ class DynamicOptimizer:
 
     # ------------------------------------------------------------------ solve
 
-    def solve_all(self, time_limit: float) -> dict[str, ProcSolution]:
+    def solve_all(self, time_limit: float, db=None) -> dict:
+        """Solve every procedure bottom-up; with a procedure database ``db``
+        (:class:`.database.ProcedureDatabase`), reuse what it holds for an
+        unchanged procedure in an unchanged context and store the rest."""
+        keys: dict[str, str] = {}
         for name in self.an.bottom_up:
             proc = self.an.procedure(name)
+            if db is not None:
+                keys[name] = db.key(self, proc, keys)
+                stored = db.get(name, keys[name], self)
+                if stored is not None:
+                    self.solutions[name] = stored
+                    continue
             problem, pools = self.build(proc)
             selection = sel.select(problem, time_limit=time_limit)
             sol = ProcSolution(name, problem, selection, pools)
             sol.entries = self._entries(proc, sol)
             self.solutions[name] = sol
+            if db is not None:
+                db.put(name, keys[name], sol, self)
         return self.solutions
 
     def _entries(self, proc: ProcedureAnalysis, sol: ProcSolution) -> list[ProcEntry]:

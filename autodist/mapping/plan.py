@@ -248,10 +248,10 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                         remaps.append(_event(opt, iname, a, ph.id, ph.id, execs, lay, back, an, inst.procedure))
         if inst.entry is None or not inst.entry.static:
             sol = opt.solutions[inst.procedure]
-            methods.append(f"{inst.procedure}: {sol.selection.method}")
-            for a, lay in sol_entry(sol).items():
+            methods.append(f"{inst.procedure}: {sol.method}")
+            for a, lay in sol.entry_layouts().items():
                 first.setdefault(a, lay)
-            for r in sol.selection.remaps:
+            for r in sol.remaps:
                 dst = _phase_id(r.target)
                 if dst is None:
                     continue  # leaving the procedure: the caller accounts for it
@@ -273,15 +273,6 @@ def _static_entry(opt: DynamicOptimizer, callee: str, mapping: Mapping) -> ProcE
         if e.static and all(mapping.layout(a) in (None, lay) for a, lay in e.entry.layouts):
             return e
     return None
-
-
-def sol_entry(sol: ProcSolution) -> dict[str, Layout]:
-    out: dict[str, Layout] = {}
-    for p in sol.problem.phases:
-        if p.name.startswith("in:"):
-            m = sol.pools[p.name][sol.selection.chosen(p.name)][0]
-            out.update(dict(m.layouts))
-    return out
 
 
 def _phase_id(name: str) -> int | None:
@@ -307,7 +298,8 @@ def _event(opt: DynamicOptimizer, proc: str, gid: str, src: int, dst: int, count
 def make_plan(an: ProgramAnalysis, machine: MachineProfile, procs: int, *,
               semantics: str = "hpf", fixed: dict[str, Layout] | None = None,
               measured: dict[str, float] | None = None, table: ArrayTable | None = None,
-              alignment: Alignment | None = None, evaluator: Evaluator | None = None) -> Plan:
+              alignment: Alignment | None = None, evaluator: Evaluator | None = None,
+              db=None) -> Plan:
     """Static and dynamic solutions of ``an`` on ``procs`` processors.
 
     ``fixed``: layouts the user's directives impose (global ids), kept in every
@@ -315,7 +307,8 @@ def make_plan(an: ProgramAnalysis, machine: MachineProfile, procs: int, *,
     (``"UNIT:id" -> seconds``); ``table``/``alignment``/``evaluator``: reuse
     across calls (a sweep over processor counts aligns once; a sweep over
     machine parameters at one processor count keeps the evaluator, whose
-    cached work is independent of the machine's speeds).
+    cached work is independent of the machine's speeds); ``db``: a
+    :class:`.database.ProcedureDatabase` to reuse and fill.
     """
     table = table or build_array_table(an.program)
     alignment = alignment or align_program(an, table, machine.solver_time_limit)
@@ -324,7 +317,7 @@ def make_plan(an: ProgramAnalysis, machine: MachineProfile, procs: int, *,
     statics = static_candidates(evaluator, alignment, machine, fixed)
     static = static_solution(statics[0], an, table)
     opt = DynamicOptimizer(an, evaluator, statics, machine, semantics, alignment)
-    opt.solve_all(machine.solver_time_limit)
+    opt.solve_all(machine.solver_time_limit, db)
     dynamic = dynamic_solution(opt, an)
     return Plan(procs, machine, table, alignment, tuple(statics), static, dynamic, an)
 

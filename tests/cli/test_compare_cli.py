@@ -88,3 +88,18 @@ def test_bad_procs_is_a_one_line_error(capsys):
     assert main(["compare", str(SAMPLES / "adi.f"), "--procs", "0,x"]) == 2
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert "--procs" in err
+
+
+def test_procedure_database_is_reused_when_nothing_changed(tmp_path, capsys):
+    db = tmp_path / "db.json"
+    args = [str(SAMPLES / "shallow.f"), "--procs", "4", "--db", str(db)]
+    assert main(["compare", *args, "--format", "json"]) == 0
+    first, err1 = capsys.readouterr()
+    assert "0 reused, 6 computed" in err1
+    assert main(["compare", *args, "--format", "json"]) == 0
+    second, err2 = capsys.readouterr()
+    assert "6 reused, 0 computed" in err2
+    assert json.loads(first) == json.loads(second)
+    # another processor count is another context: computed again
+    assert main(["compare", str(SAMPLES / "shallow.f"), "--procs", "2", "--db", str(db)]) == 0
+    assert "0 reused" in capsys.readouterr().err
