@@ -76,6 +76,7 @@ class MachineProfile:
                 raise ProfileError(f"unknown profile key '{key}'", self.source or None)
             data[key] = value
         data["distributions"] = list(data["distributions"])
+        data.pop("source")
         return _validate(data, self.source, {})
 
     def message_cost(self, nbytes: float, messages: float) -> float:
