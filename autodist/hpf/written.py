@@ -40,10 +40,11 @@ def unit_mappings(program: ir.Program, nprocs: int) -> dict[str, UnitMapping]:
 
 
 def user_layouts(program: ir.Program, table: ArrayTable, nprocs: int) -> dict[str, Layout]:
-    """Layouts (by global id) of the arrays the directives map explicitly."""
+    """Layouts (by global id) of the arrays the directives map explicitly and
+    do not declare DYNAMIC (those the optimizer may still remap)."""
     out: dict[str, Layout] = {}
     for name, um in unit_mappings(program, nprocs).items():
-        named = set(um.layouts) - set(um.replicated)
+        named = set(um.layouts) - set(um.replicated) - set(um.dynamic)
         for local, lay in um.layouts.items():
             if local not in named:
                 continue
