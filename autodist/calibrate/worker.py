@@ -1,0 +1,50 @@
+"""One rank of ``autodist calibrate``'s MPI job:
+``python -m autodist.calibrate.worker OUT.json SETTINGS.json``.
+
+Every rank measures (:func:`.bench.measure_all`); rank 0 writes the raw
+samples, the rank count and the MPI library to ``OUT.json``.  An error on one
+rank ends the whole job (:func:`autodist.runtime.launch.guarded`).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from dataclasses import asdict
+
+from .bench import Settings, measure_all
+
+
+def measure_here(comm, settings: Settings) -> dict:
+    """Measure on ``comm`` (every rank calls this); the raw record."""
+    from mpi4py import MPI
+    import mpi4py
+    import numpy
+
+    samples = measure_all(comm, settings)
+    return {
+        "nranks": comm.Get_size(),
+        "settings": asdict(settings),
+        "samples": samples,
+        "mpi_library": " ".join(MPI.Get_library_version().strip().splitlines()[0].split()),
+        "mpi4py": mpi4py.__version__,
+        "numpy": numpy.__version__,
+    }
+
+
+def _main(out: str, settings_file: str) -> int:
+    from mpi4py import MPI
+
+    with open(settings_file) as fh:
+        settings = Settings(**json.load(fh))
+    record = measure_here(MPI.COMM_WORLD, settings)
+    if MPI.COMM_WORLD.Get_rank() == 0:
+        with open(out, "w") as fh:
+            json.dump(record, fh)
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover - runs under mpiexec
+    from ..runtime.launch import guarded
+
+    sys.exit(guarded(_main, sys.argv[1], sys.argv[2]))
