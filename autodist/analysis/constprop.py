@@ -15,6 +15,7 @@ from typing import Callable
 
 from .. import ir
 from .callgraph import bottom_up, call_graph
+from .scalars import scalars_assigned
 
 
 def map_exprs(node, fn: Callable[[ir.Expr], ir.Expr]):
@@ -41,30 +42,6 @@ def map_exprs(node, fn: Callable[[ir.Expr], ir.Expr]):
                 changes[f.name] = nv
         return dataclasses.replace(node, **changes) if changes else node
     return node
-
-
-def _modified(unit: ir.Unit) -> set[str]:
-    """Scalars a unit may modify: assigned, DO variables, READ items, actual
-    arguments of calls (the callee may write them)."""
-    out: set[str] = set()
-    for s in unit.statements():
-        if isinstance(s, ir.Assign):
-            t = s.target
-            while isinstance(t, ir.Substring):
-                t = t.base
-            if isinstance(t, ir.Name):
-                out.add(t.name)
-        elif isinstance(s, (ir.Do,)):
-            out.add(s.var)
-        elif isinstance(s, ir.Io) and s.kind == "read":
-            out |= {i.name for i in s.items if isinstance(i, ir.Name)}
-        elif isinstance(s, ir.Call):
-            out |= {a.name for a in s.args if isinstance(a, ir.Name)}
-        for e in s.exprs():
-            for x in e.walk():
-                if isinstance(x, ir.FuncRef) and x.kind == "external":
-                    out |= {a.name for a in x.args if isinstance(a, ir.Name)}
-    return out
 
 
 def _int_const(e: ir.Expr) -> int | None:
@@ -107,7 +84,7 @@ def specialize(program: ir.Program) -> tuple[ir.Program, dict[str, dict[str, int
                     for k in range(len(unit.args)):
                         a = s.args[k] if k < len(s.args) else None
                         values.setdefault(k, set()).add(_int_const(a) if a is not None else None)
-        modified = _modified(unit)
+        modified = scalars_assigned(unit.body)
         subst: dict[str, int] = {}
         for k, dummy in enumerate(unit.args):
             sym = unit.symbol(dummy)

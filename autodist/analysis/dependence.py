@@ -29,7 +29,7 @@ import math
 from dataclasses import dataclass
 
 from .. import ir
-from .loops import eval_affine, step_of, trips
+from .loops import affine_range, eval_affine, step_of, trips
 
 INF = math.inf
 
@@ -80,8 +80,8 @@ class Outcome:
 def loop_var(do: ir.Do, outer_ranges: dict[str, tuple[float, float]]) -> LoopVar:
     """Bounds of a loop variable, given the ranges of the variables outside it."""
     st = step_of(do)
-    lo_r = _range(do.start, outer_ranges)
-    hi_r = _range(do.end, outer_ranges)
+    lo_r = affine_range(do.start, outer_ranges)
+    hi_r = affine_range(do.end, outer_ranges)
     lo_c = eval_affine(do.start, {})
     hi_c = eval_affine(do.end, {})
     if st is None:
@@ -97,20 +97,6 @@ def loop_var(do: ir.Do, outer_ranges: dict[str, tuple[float, float]]) -> LoopVar
         rng = (hi_r[0], lo_r[1])
     count = rng[1] - rng[0] + 1 if math.isfinite(rng[0]) and math.isfinite(rng[1]) else INF
     return LoopVar(do.var, lo_c, st, rng, max(count, 0.0))
-
-
-def _range(expr: ir.Expr, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
-    a = ir.affine(expr)
-    if a is None:
-        v = eval_affine(expr, {})
-        return (v, v) if v is not None else (-INF, INF)
-    lo = hi = float(a.const)
-    for v, c in a.terms:
-        r = ranges.get(v, (-INF, INF))
-        x, y = c * r[0], c * r[1]
-        lo += min(x, y) if not (math.isnan(x) or math.isnan(y)) else -INF
-        hi += max(x, y) if not (math.isnan(x) or math.isnan(y)) else INF
-    return (lo, hi)
 
 
 # ---------------------------------------------------------------------- one equation

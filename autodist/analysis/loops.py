@@ -212,3 +212,20 @@ def _bound_vars(do: ir.Do) -> set[str]:
             if isinstance(x, ir.Name):
                 names.add(x.name)
     return names
+
+
+def affine_range(expr: ir.Expr, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
+    """Interval of values of an integer expression when each variable lies in
+    its range (unbounded for unknown variables or non-affine expressions)."""
+    inf = float("inf")
+    a = ir.affine(expr)
+    if a is None:
+        v = eval_affine(expr, {})
+        return (v, v) if v is not None else (-inf, inf)
+    lo = hi = float(a.const)
+    for v, k in a.terms:
+        r = ranges.get(v, (-inf, inf))
+        x, y = k * r[0], k * r[1]
+        lo += min(x, y) if x == x and y == y else -inf  # NaN from 0 * inf
+        hi += max(x, y) if x == x and y == y else inf
+    return (lo, hi)

@@ -216,3 +216,19 @@ def scalar_writes(body: tuple[ir.Stmt, ...]) -> dict[str, int]:
         for n in writes_of_stmt(ctx.stmt):
             out.setdefault(n, ctx.stmt.span.first)
     return out
+
+
+def scalars_assigned(stmts: tuple[ir.Stmt, ...]) -> set[str]:
+    """Scalars that ``stmts`` (nested statements included) may assign: targets,
+    DO variables, READ items, and whole-variable arguments of calls and
+    external function references (the callee may write them)."""
+    out: set[str] = set()
+    for s in ir.walk(stmts):
+        out |= writes_of_stmt(s)
+        if isinstance(s, ir.Call):
+            out |= {a.name for a in s.args if isinstance(a, ir.Name)}
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                    out |= {a.name for a in x.args if isinstance(a, ir.Name)}
+    return out

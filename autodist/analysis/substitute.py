@@ -17,21 +17,7 @@ import dataclasses
 
 from .. import ir
 from .constprop import map_exprs
-from .scalars import writes_of_stmt
-
-
-def _assigned_in(stmt: ir.Stmt) -> set[str]:
-    """Scalars ``stmt`` (and statements nested in it) may assign."""
-    out: set[str] = set()
-    for s in ir.walk((stmt,)):
-        out |= writes_of_stmt(s)
-        if isinstance(s, ir.Call):
-            out |= {a.name for a in s.args if isinstance(a, ir.Name)}
-        for e in s.exprs():
-            for x in e.walk():
-                if isinstance(x, ir.FuncRef) and x.kind == "external":
-                    out |= {a.name for a in x.args if isinstance(a, ir.Name)}
-    return out
+from .scalars import scalars_assigned
 
 
 def _replace(expr: ir.Expr, defs: dict[str, ir.Expr]) -> ir.Expr:
@@ -111,7 +97,7 @@ def _block(stmts: tuple[ir.Stmt, ...], defs: dict[str, ir.Expr], ints: set[str])
                     defs = {k: v for k, v in defs.items() if after[j].get(k) == v}
         new = _subst_stmt(s, defs, ints)
         out.append(new)
-        killed = _assigned_in(s)
+        killed = scalars_assigned((s,))
         defs = {k: v for k, v in defs.items() if k not in killed and not (_names(v) & killed)}
         if isinstance(new, ir.Assign) and isinstance(new.target, ir.Name):
             name = new.target.name

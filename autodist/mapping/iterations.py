@@ -26,8 +26,7 @@ from math import gcd
 import numpy as np
 
 from .. import ir
-from ..analysis.dependence import INF
-from ..analysis.loops import eval_affine, step_of, trips
+from ..analysis.loops import affine_range, eval_affine, step_of, trips
 from ..analysis.model import Access, Phase, RefPattern
 from ..layout.model import Layout
 from ..layout.ownership import Ownership, ownership
@@ -118,24 +117,10 @@ def phase_loops(phase: Phase) -> dict[int, Loop]:
     return out
 
 
-def _range(expr: ir.Expr, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
-    a = ir.affine(expr)
-    if a is None:
-        v = eval_affine(expr, {})
-        return (v, v) if v is not None else (-INF, INF)
-    lo = hi = float(a.const)
-    for v, k in a.terms:
-        r = ranges.get(v, (-INF, INF))
-        x, y = k * r[0], k * r[1]
-        lo += min(x, y)
-        hi += max(x, y)
-    return (lo, hi)
-
-
 def loop_hull(loop: Loop, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
     """Inclusive range of values of the loop variable, given outer ranges."""
-    lo = _range(loop.lower, ranges)
-    hi = _range(loop.upper, ranges)
+    lo = affine_range(loop.lower, ranges)
+    hi = affine_range(loop.upper, ranges)
     if loop.step is not None and loop.step < 0:
         return (hi[0], lo[1])
     return (lo[0], hi[1])

@@ -17,7 +17,7 @@ from ..layout.model import Layout
 from ..machine import MachineProfile
 from .arrays import ArrayTable, build_array_table
 from .candidates import Alignment, align_program
-from .dynamic import DynamicOptimizer, ProcEntry, ProcSolution, phase_name
+from .dynamic import DynamicOptimizer, ProcEntry, phase_name
 from .evaluate import Evaluator
 from .model import Mapping, PhaseCost
 from .remap import remap_volume
