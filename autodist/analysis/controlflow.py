@@ -288,28 +288,40 @@ class FlowBuilder:
                 n = float(self.counter.options.default_trip_count)
                 self.assumptions.append(f"DO WHILE at line {s.span.first}: {n:g} trips assumed")
             return loop(n, self.block(s.body))
+        if isinstance(s, ir.If) and _calls(s):
+            out = self._if(s)
+            out.sites[id(s)] = out.sites.get(id(s), 0.0) + 1.0
+            return out
         if isinstance(s, ir.If):
-            arms = []
-            rest = 1.0
-            for b in s.branches:
-                if b.cond is None:
-                    arms.append((rest, self.block(b.body)))
-                    rest = 0.0
-                    break
-                p = self._probability(b.cond, b.span)
-                arms.append((rest * p, self.block(b.body)))
-                rest *= 1.0 - p
-            return branch(arms)
+            return self._if(s)
+        if _calls(s):
+            out = Summary()
+            out.sites[id(s)] = 1.0
+            return out
         return Summary()
 
+    def _if(self, s: ir.If) -> Summary:
+        arms = []
+        rest = 1.0
+        for b in s.branches:
+            if b.cond is None:
+                arms.append((rest, self.block(b.body)))
+                rest = 0.0
+                break
+            p = self._probability(b.cond, b.span)
+            arms.append((rest * p, self.block(b.body)))
+            rest *= 1.0 - p
+        return branch(arms)
+
     def _inner_sites(self, s: ir.Stmt, out: Summary) -> None:
-        """Frequencies of CALL statements nested in a loop phase, per phase execution."""
+        """Frequencies of the statements that call procedures (CALL or external
+        functions) nested in a loop phase, per phase execution."""
         if not isinstance(s, ir.Do):
             return
         from .loops import walk_ctx
 
         for ctx in walk_ctx(s.body, (s,)):
-            if isinstance(ctx.stmt, ir.Call):
+            if _calls(ctx.stmt):
                 w = self.counter.count(ctx.loops)
                 if ctx.conditional:
                     w *= self.counter.options.branch_probability
@@ -374,6 +386,13 @@ class FlowBuilder:
 
     def _counted(self, s: ir.Do, n: int) -> Summary:
         return loop(float(n), self.block(s.body))
+
+
+def _calls(s: ir.Stmt) -> bool:
+    """Does ``s`` itself call a procedure (CALL, or an external function in its expressions)?"""
+    if isinstance(s, ir.Call):
+        return True
+    return any(isinstance(x, ir.FuncRef) and x.kind == "external" for e in s.exprs() for x in e.walk())
 
 
 def _forward_target(s: ir.Stmt) -> int | None:

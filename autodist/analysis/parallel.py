@@ -174,8 +174,12 @@ def _refs(do: ir.Do, uc: UnitContext, skip: set[int], variant: set[str]) -> list
             written.append(s.target)
         if isinstance(s, ir.Io) and s.kind == "read":
             written.extend(i for i in s.items if isinstance(i, ir.Index))
-        if isinstance(s, ir.Call):  # a pure callee only reads; an impure one is an obstacle
-            pass
+        # an array (or an element: sequence association) passed to a procedure may
+        # be read anywhere: a reference with unknown subscripts (an impure callee
+        # is an obstacle already)
+        for name in passed_arrays(s, uc):
+            rank = uc.unit.symbol(name).rank  # type: ignore[union-attr]
+            refs.append(dep.Ref(name, (None,) * rank, False, s.span.first, inner, inner_bounds))
         seen_written = {id(w) for w in written}
         for w in written:
             refs.append(_ref(w, True, s.span.first, inner, inner_bounds, variant, do.var))
@@ -184,6 +188,24 @@ def _refs(do: ir.Do, uc: UnitContext, skip: set[int], variant: set[str]) -> list
                 if isinstance(x, ir.Index) and id(x) not in seen_written and uc.is_array(x.name):
                     refs.append(_ref(x, False, s.span.first, inner, inner_bounds, variant, do.var))
     return refs
+
+
+def passed_arrays(s: ir.Stmt, uc: UnitContext) -> list[str]:
+    """Arrays passed as actual arguments (whole, or from an element on) by a
+    CALL or an external function reference in ``s``."""
+    out = []
+    calls: list[tuple[ir.Expr, ...]] = []
+    if isinstance(s, ir.Call):
+        calls.append(s.args)
+    for e in s.exprs():
+        for x in e.walk():
+            if isinstance(x, ir.FuncRef) and x.kind == "external":
+                calls.append(x.args)
+    for args in calls:
+        for a in args:
+            if isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name):
+                out.append(a.name)
+    return out
 
 
 def _ref(x: ir.Index, write: bool, line: int, inner: tuple[str, ...], inner_bounds: tuple[dep.Bound, ...],

@@ -63,7 +63,18 @@ def _access(x: ir.Index, write: bool, line: int, loops: tuple[str, ...]) -> Acce
 
 
 def _array_reads(e: ir.Expr, uc: UnitContext, line: int, loops: tuple[str, ...]) -> list[Access]:
-    return [_access(x, False, line, loops) for x in e.walk() if isinstance(x, ir.Index) and uc.is_array(x.name)]
+    """Array element reads in ``e``; an array passed to an external function
+    (whole, or from an element on) is read with unknown subscripts."""
+    out = []
+    for x in e.walk():
+        if isinstance(x, ir.Index) and uc.is_array(x.name):
+            out.append(_access(x, False, line, loops))
+        elif isinstance(x, ir.FuncRef) and x.kind == "external":
+            for a in x.args:
+                if isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name):
+                    rank = uc.unit.symbol(a.name).rank  # type: ignore[union-attr]
+                    out.append(Access(a.name, (None,) * rank, False, line, loops))
+    return out
 
 
 def _branch_weight(ctx: Ctx, counter: TripCounter) -> float:

@@ -88,8 +88,15 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
     for name in reversed(order):
         unit = program.unit(name)
         for s in unit.statements():  # type: ignore[union-attr]
+            freq = site_freq[name].get(id(s), 0.0)
+            if not freq:
+                continue
             if isinstance(s, ir.Call) and s.name in invocations:
-                invocations[s.name] += invocations[name] * site_freq[name].get(id(s), 0.0)
+                invocations[s.name] += invocations[name] * freq
+            for e in s.exprs():
+                for x in e.walk():
+                    if isinstance(x, ir.FuncRef) and x.kind == "external" and x.name in invocations:
+                        invocations[x.name] += invocations[name] * freq
     procedures = tuple(replace(results[u.name], invocations=invocations[u.name]) for u in program.units)
     return ProgramAnalysis(
         program=program,
