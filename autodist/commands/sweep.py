@@ -96,10 +96,11 @@ def run(args) -> int:
 
         require_runtime()
     program = common.read_sources(args)
+    db = common.open_db(args)
     planner = Planner(
         program, machine,
         options=lambda m: common.analysis_options(args, m),
-        build=lambda an, m, p, **reuse: common.build_plan(an, m, p, args, **reuse),
+        build=lambda an, m, p, **reuse: common.build_plan(an, m, p, args, db=db, **reuse),
     )
     total = 1
     for a in axes:
@@ -107,6 +108,7 @@ def run(args) -> int:
     with _progress(args, total) as bar:
         result = run_sweep(planner, axes, procs, refine=not args.no_refine, tolerance=args.tolerance,
                            progress=lambda: bar.update(1))
+    common.close_db(db, args)
     from ..report.sweep import sweep_csv, sweep_json, sweep_table
 
     stdout_used = False
