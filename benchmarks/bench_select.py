@@ -43,10 +43,10 @@ from autodist.mapping.select import (  # noqa: E402
     Transition,
     build_selection_ilp,
     dp_work,
+    evaluate,
     select_dp,
     select_exhaustive,
 )
-from autodist.mapping.select import _Compiled, _selection  # noqa: E402
 from autodist.solvers import solve  # noqa: E402
 
 ARRAYS = [f"V{i}" for i in range(6)]
@@ -146,14 +146,14 @@ def fmt(value, spec=".3f"):
 
 def run_ilp(problem: Problem, time_limit: float):
     t0 = time.perf_counter()
-    comp = _Compiled(problem)
     prob, x = build_selection_ilp(problem)
     build = time.perf_counter() - t0
     result = solve(prob, time_limit)
     total = None
     if result.has_solution:
         choice = [max(range(len(xs)), key=lambda c: xs[c].varValue or 0.0) for xs in x]
-        total = _selection(comp, choice, "ilp", result.optimal, "").total
+        phase_cost, remap_cost, _ = evaluate(problem, choice)
+        total = phase_cost + remap_cost
     return prob.numVariables(), prob.numConstraints(), build, result, total
 
 
