@@ -23,6 +23,11 @@ from .fit import Split, Summary, split_compute, summarize
 from .profile import Calibration, calibration, check_target, profile_text, write_profile
 
 
+def check_ranks(nranks: int) -> None:
+    if nranks < 2:
+        raise UsageError(f"-np {nranks}: calibration needs at least 2 ranks to measure communication")
+
+
 def measure(nranks: int, settings: Settings, timeout: float | None = 600.0) -> dict:
     """Run the microbenchmarks on ``nranks`` ranks and return the raw record.
 
@@ -31,8 +36,7 @@ def measure(nranks: int, settings: Settings, timeout: float | None = 600.0) -> d
     otherwise it launches ``nranks`` workers with :mod:`autodist.runtime.launch`."""
     from ..runtime.launch import in_mpi_job, launch
 
-    if nranks < 2:
-        raise UsageError(f"-np {nranks}: calibration needs at least 2 ranks to measure communication")
+    check_ranks(nranks)
     if in_mpi_job():
         from mpi4py import MPI
 
@@ -52,6 +56,6 @@ def measure(nranks: int, settings: Settings, timeout: float | None = 600.0) -> d
 
 
 __all__ = [
-    "Calibration", "KERNELS", "Kernel", "Settings", "Split", "Summary", "calibration", "check_target",
+    "Calibration", "KERNELS", "Kernel", "Settings", "Split", "Summary", "calibration", "check_ranks", "check_target",
     "measure", "profile_text", "split_compute", "summarize", "write_profile",
 ]

@@ -34,9 +34,10 @@ def configure(parser) -> None:
 
 
 def run(args) -> int:
-    from ..calibrate import Settings, calibration, check_target, measure, profile_text, write_profile
+    from ..calibrate import Settings, calibration, check_ranks, check_target, measure, profile_text, write_profile
     from ..machine import resolve_profile
 
+    check_ranks(args.nranks)
     if args.repeat is not None and args.repeat < 1:
         raise UsageError(f"--repeat must be a positive integer, got {args.repeat}")
     out = Path(args.output) if args.output else None

@@ -50,7 +50,10 @@ def test_force_replaces_and_stdout_without_output(tmp_path, capsys):
 ])
 def test_usage_errors(args, message, capsys):
     assert main(["calibrate", "--quick", *args]) == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    (line,) = err.strip().splitlines()
+    assert line.startswith("autodist: error: ") and message in line
+    assert "measuring" not in err  # refused before any measurement
 
 
 def test_output_in_a_missing_directory_is_refused_early(tmp_path, capsys):

@@ -161,16 +161,37 @@ def test_two_quantities_make_a_grid_with_a_crossover_per_line(tmp_path):
     assert png_facts(tmp_path / "g.png")[0] > 800  # one panel per processor count
 
 
-def branchy(tmp_path):
-    from ..cli.test_compare_cli import BRANCHY
+# Two branches that carry their dependence along different dimensions of A:
+# each prefers the other distribution, equally strongly.
+BRANCHY = """      PROGRAM BR
+      INTEGER N, K
+      PARAMETER (N = 64)
+      DOUBLE PRECISION A(N,N)
+      DO 5 J = 1, N
+      DO 5 I = 1, N
+    5 A(I,J) = I + J
+      READ (*,*) K
+      IF (K .GT. 0) THEN
+         DO 10 J = 1, N
+         DO 10 I = 2, N
+   10    A(I,J) = A(I-1,J) * 0.5D0 + A(I,J)
+      ELSE
+         DO 20 J = 2, N
+         DO 20 I = 1, N
+   20    A(I,J) = A(I,J-1) * 0.5D0 + A(I,J)
+      ENDIF
+      PRINT *, A(N,N)
+      END
+"""
 
+
+def branchy(tmp_path):
     src = tmp_path / "br.f"
     src.write_text(BRANCHY)
     return str(src)
 
 
 def test_branch_probability_sweep_reanalyses_and_finds_the_mapping_change(tmp_path):
-    # the two branches prefer opposite distributions of A, equally strongly:
     # the static mapping flips at probability 1/2
     status, out, err = cli(branchy(tmp_path), "--procs", "4", "--vary", "branch_probability=0:1:lin:5",
                            "--json", "-", "-q")
