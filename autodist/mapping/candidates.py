@@ -81,9 +81,15 @@ def private_everywhere(an: ProgramAnalysis, table: ArrayTable) -> set[str]:
     return {g for g, p in used.items() if p}
 
 
+#: Weight of a competing affinity edge (two edges of one reference pattern on one
+#: node: only one can be aligned).  DDT §3.1 after Li and Chen: "epsilon if it is
+#: competing and 1 if not".
+COMPETING_WEIGHT = 0.1
+
+
 def build_dag(an: ProgramAnalysis, table: ArrayTable, exclude: set[str] = frozenset()):
     """The DAG over distributable global arrays of the whole program."""
-    b = DagBuilder()
+    b = DagBuilder(competing=COMPETING_WEIGHT, noncompeting=1.0)
     for a in table.arrays:
         if a.distributable and a.id not in exclude:
             b.add_array(a.id, a.rank)
