@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageError
-from ..hpf.annotate import write_atomically
+from ..fileio import write_atomically
 from ..sweep import Planner, parse_vary, procs_axis, run_sweep
 from . import common
 
