@@ -1,0 +1,272 @@
+"""The arrays of a running program, one :class:`RtArray` per array per rank.
+
+An :class:`RtArray` is a Fortran array under its current HPF layout: a
+:class:`~autodist.runtime.distarray.DistArray` (this rank's part, ghost cells
+included) plus what the translated code needs to use it:
+
+* element access for code outside vectorized phases, :meth:`RtArray.g`
+  (read) and :meth:`RtArray.s` (write), with Fortran bounds checks; a read of
+  an element this rank does not hold is a broadcast from its owner, so every
+  rank must make it (the runtime keeps scalars replicated: every rank runs the
+  same statements outside phases);
+* :meth:`RtArray.remap` to another layout (a planned, cached redistribution),
+  :meth:`RtArray.full` (the whole array on every rank) and
+  :meth:`RtArray.keep_part` (take one's part of a whole array);
+* :attr:`RtArray.offsets`: along dimensions stored as one interval, the
+  storage position of global index ``i`` is ``i - offsets[d]``.
+
+Communication goes through a :class:`Comms` (one per executor run): the MPI
+communicator, the counters, and the cache of planned exchanges, so that a
+remap between two layouts is planned once and reused.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from .. import ir
+from ..errors import RuntimeFault
+from ..layout.model import Layout, replicated
+from ..layout.sections import Section
+from .comm import gather_plan, redistribute_plan
+from .distarray import DistArray
+from .stats import CommStats
+from .storage import StorageMap, numpy_dtype, selector
+
+Bounds = tuple[tuple[int, int], ...]
+
+
+class Comms:
+    """The communicator, this rank's counters and the plan cache of one run."""
+
+    def __init__(self, comm, stats: CommStats | None = None):
+        self.comm = comm
+        self.rank = comm.Get_rank()
+        self.size = comm.Get_size()
+        self.stats = stats if stats is not None else CommStats(self.rank)
+        self._plans: dict[tuple, object] = {}
+
+    def plan(self, key: tuple, build: Callable[[], object]):
+        """The plan cached under ``key`` (built on first use, collectively)."""
+        p = self._plans.get(key)
+        if p is None:
+            p = self._plans[key] = build()
+        return p
+
+    def remap_plan(self, src: Layout, dst: Layout, dtype, src_ghosts, dst_ghosts):
+        key = ("remap", src, dst, np.dtype(dtype).str, src_ghosts, dst_ghosts)
+        return self.plan(key, lambda: redistribute_plan(src, dst, self.comm, dtype, src_ghosts, dst_ghosts))
+
+    def gather_plan(self, layout: Layout, dtype, ghosts):
+        key = ("gather", layout, np.dtype(dtype).str, ghosts)
+        return self.plan(key, lambda: gather_plan(layout, self.comm, dtype, None, ghosts))
+
+    def bcast_element(self, value, root: int, dtype, region: str):
+        """``value`` (given on ``root``) on every rank; counted in ``region``."""
+        buf = np.empty(1, dtype)
+        if self.rank == root:
+            buf[0] = value
+        if self.size > 1:
+            self.comm.Bcast(buf, root=root)
+            me = self.rank == root
+            self.stats.record(region, elements_sent=(self.size - 1) if me else 0,
+                              elements_received=0 if me else 1, messages_sent=(self.size - 1) if me else 0,
+                              messages_received=0 if me else 1, elem_bytes=buf.itemsize)
+        return buf[0]
+
+
+def _pyvalue(dtype: np.dtype) -> Callable:
+    """Converts an element read from storage to the runtime's scalar representation."""
+    if dtype == np.float32:
+        return np.float32
+    if dtype == np.complex64:
+        return np.complex64
+    if dtype.kind == "b":
+        return bool
+    if dtype.kind in "iu":
+        return int
+    if dtype.kind == "c":
+        return complex
+    return float
+
+
+@dataclass
+class ElementRef:
+    """An array element passed where the callee expects an array
+    (sequence association: the dummy starts at that element)."""
+
+    array: "RtArray"
+    index: tuple[int, ...]
+
+    @property
+    def offset(self) -> int:
+        """Position of the element in the array's column-major order."""
+        off, stride = 0, 1
+        for i, (lo, hi) in zip(self.index, self.array.bounds):
+            off += (i - lo) * stride
+            stride *= hi - lo + 1
+        return off
+
+
+class RtArray:
+    """A Fortran array on this rank (see the module docstring)."""
+
+    def __init__(self, name: str, ftype: ir.Type, bounds: Bounds, layout: Layout | None, comms: Comms,
+                 label: str = ""):
+        self.name = name
+        self.label = label or name
+        self.ftype = ftype
+        self.dtype = numpy_dtype(ftype)
+        self.bounds = tuple(bounds)
+        self.comms = comms
+        self._conv = _pyvalue(self.dtype)
+        self.dist = DistArray(layout or replicated(self.bounds), comms.comm, self.dtype)
+        self._ghost_memory: dict[Layout, tuple] = {}
+        self._refresh()
+
+    # ---------------------------------------------------------------- state
+
+    @property
+    def layout(self) -> Layout:
+        return self.dist.layout
+
+    @property
+    def ghosts(self) -> tuple[tuple[int, int], ...]:
+        return self.dist.ghosts
+
+    @property
+    def local(self) -> np.ndarray:
+        return self.dist.local
+
+    @property
+    def size(self) -> int:
+        n = 1
+        for lo, hi in self.bounds:
+            n *= max(hi - lo + 1, 0)
+        return n
+
+    def _refresh(self) -> None:
+        d = self.dist
+        maps = d.maps
+        self.owned: Section | None = d.owned
+        self.whole = maps is not None and self.owned is not None and all(
+            s.count() == hi - lo + 1 for s, (lo, hi) in zip(self.owned.sets, self.bounds))
+        self.offsets = None if maps is None else tuple(
+            m.members.lo + m.delta if m.members.is_interval else None for m in maps)
+        self.g = self._make_get()
+        self.s = self._make_set()
+
+    def storage_maps(self) -> tuple[StorageMap, ...] | None:
+        return self.dist.maps
+
+    # ---------------------------------------------------------------- element access
+
+    def _check(self, idx: tuple[int, ...]) -> None:
+        if len(idx) != len(self.bounds):
+            raise RuntimeFault(f"{self.label} has {len(self.bounds)} dimension(s), referenced with {len(idx)} subscript(s)")
+        for d, (i, (lo, hi)) in enumerate(zip(idx, self.bounds)):
+            if not lo <= i <= hi:
+                raise RuntimeFault(f"index {i} of {self.label} dimension {d + 1} is outside {lo}:{hi}")
+
+    def _make_get(self) -> Callable:
+        local, conv, check = self.local, self._conv, self._check
+        if self.whole and all(o is not None for o in self.offsets):  # type: ignore[union-attr]
+            offs = self.offsets
+            bounds = self.bounds
+            if len(bounds) == 1:
+                (o0,), ((l0, h0),) = offs, bounds
+
+                def get1(i):
+                    if l0 <= i <= h0:
+                        return conv(local[i - o0])
+                    check((i,))
+                return get1
+            if len(bounds) == 2:
+                (o0, o1), ((l0, h0), (l1, h1)) = offs, bounds
+
+                def get2(i, j):
+                    if l0 <= i <= h0 and l1 <= j <= h1:
+                        return conv(local[i - o0, j - o1])
+                    check((i, j))
+                return get2
+
+            def getn(*idx):
+                check(idx)
+                return conv(local[tuple(i - o for i, o in zip(idx, offs))])
+            return getn
+
+        def get_remote(*idx):
+            check(idx)
+            return self._read(idx)
+        return get_remote
+
+    def _make_set(self) -> Callable:
+        local, check = self.local, self._check
+        if self.whole and all(o is not None for o in self.offsets):  # type: ignore[union-attr]
+            offs = self.offsets
+
+            def put(v, *idx):
+                check(idx)
+                local[tuple(i - o for i, o in zip(idx, offs))] = v
+            return put
+
+        def put_owned(v, *idx):
+            check(idx)
+            if self.owned is not None and idx in self.owned:
+                local[self.dist.global_to_local(idx)] = v
+        return put_owned
+
+    def _read(self, idx: tuple[int, ...]):
+        own = self.dist.ownership
+        owner = own.owner(idx)
+        value = None
+        if self.comms.rank == owner:
+            value = self.local[self.dist.global_to_local(idx)]
+        return self._conv(self.comms.bcast_element(value, owner, self.dtype, "scalar access"))
+
+    # ---------------------------------------------------------------- layouts
+
+    def remap(self, layout: Layout, region: str = "remap") -> bool:
+        """Move to ``layout``; False when it is the current one.  The ghost
+        cells this array last had under ``layout`` come back with it."""
+        if layout == self.layout:
+            return False
+        self._ghost_memory[self.layout] = self.dist.ghosts
+        out = DistArray(layout, self.comms.comm, self.dtype, self._ghost_memory.get(layout))
+        plan = self.comms.remap_plan(self.layout, layout, self.dtype, self.dist.ghosts, out.ghosts)
+        plan.execute(self.local, out.local, self.comms.stats, region)
+        self.dist = out
+        self._refresh()
+        return True
+
+    def widen(self, ghosts) -> None:
+        """Give the storage at least ``ghosts`` cells around this rank's part
+        (a local copy; nothing moves between ranks)."""
+        new = tuple((max(a, c), max(b, d)) for (a, b), (c, d) in zip(self.dist.ghosts, ghosts))
+        if new == self.dist.ghosts:
+            return
+        out = DistArray(self.layout, self.comms.comm, self.dtype, new)
+        if self.dist.maps is not None:
+            out.interior[...] = self.dist.interior
+        self.dist = out
+        self._refresh()
+
+    def full(self, region: str = "gather") -> np.ndarray:
+        """The whole array on every rank (Fortran order; a collective)."""
+        if self.whole:
+            return np.asfortranarray(self.dist.interior).copy()
+        plan = self.comms.gather_plan(self.layout, self.dtype, self.dist.ghosts)
+        return plan.execute(self.local, None, self.comms.stats, region)
+
+    def keep_part(self, whole: np.ndarray) -> None:
+        """Set this rank's part from the whole array (every rank passes the same)."""
+        if self.dist.maps is None:
+            return
+        full_maps = tuple(StorageMap(s) for s in Section.from_bounds(self.bounds).sets)
+        self.dist.interior[...] = whole[selector(full_maps, self.owned)]
+
+    def __repr__(self) -> str:
+        return f"RtArray({self.label} {self.layout.distribute_str()} local={self.local.shape})"

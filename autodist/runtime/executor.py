@@ -1,0 +1,515 @@
+"""Run a translated program SPMD on the ranks of a communicator.
+
+:class:`Executor` is what the generated code calls ``_rt``.  It
+
+* translates every unit once (:mod:`autodist.runtime.translate`) and
+  compiles it;
+* allocates the arrays statically, as a Fortran 77 compiler does: COMMON
+  blocks (shared by every unit that declares them) and every unit's local
+  arrays, with DATA values; layouts come from the units' HPF directives
+  (:func:`autodist.hpf.resolve.resolve_unit`), arrays without directives are
+  replicated on every rank;
+* on each procedure entry binds the dummy arrays to the actual arguments and
+  moves every array to the layout the procedure's directives prescribe (a
+  dummy or COMMON array without directives keeps its caller's layout), and
+  restores the caller's layouts on return (HPF semantics);
+* executes REDISTRIBUTE and REALIGN where they stand (a remap of each array
+  whose layout changes);
+* runs each loop phase through :mod:`autodist.runtime.phases`: distributed
+  (owner computes, the data each rank needs received first), pipelined in
+  rank order, or on replicated data;
+* writes the program's output on rank 0, and counts communication and time
+  per region (phase, remap) in :class:`~autodist.runtime.stats.CommStats`.
+
+Scalars are replicated: every rank runs every statement outside phases.
+An element of a distributed array read outside a phase is broadcast by its
+owner; one written there is stored by the ranks that hold it.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from typing import TextIO
+
+import numpy as np
+
+from .. import ir
+from ..analysis.model import Phase, ProgramAnalysis
+from ..errors import AutodistError, HpfError, RuntimeFault, UnsupportedError
+from ..hpf.resolve import UnitMapping, apply_executable, resolve_unit
+from ..layout.model import Axis, Layout, replicated
+from . import intrinsics as it
+from .arrays import Comms, ElementRef, RtArray
+from .fortran_io import flatten, format_records, list_directed
+from .translate import GENERATED_HELPERS, ProgramFacts, StopProgram, Translation, program_facts, translate_unit
+
+Bounds = tuple[tuple[int, int], ...]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How to run: ``vectorize`` lets phases use the vectorized fast path,
+    ``distribute`` lets them run on the ranks' parts (else on replicated
+    data), ``instrument`` counts loop trips and branches (profiling)."""
+
+    vectorize: bool = True
+    distribute: bool = True
+    instrument: bool = False
+    ghost_limit: int = 8
+
+
+@dataclass
+class Frame:
+    """One activation of a unit."""
+
+    unit: ir.Unit
+    mapping: UnitMapping | None
+    a: dict[str, RtArray]
+    restore: list[tuple[RtArray, Layout]] = field(default_factory=list)
+    copyout: list[tuple[RtArray, object]] = field(default_factory=list)
+    saved: list = field(default_factory=list)
+    commons: dict[str, list] = field(default_factory=dict)
+
+    def common(self, name: str) -> list:
+        return self.commons[name]
+
+
+class _Timer:
+    """Adds the time of a ``with`` block to a region's computation time."""
+
+    def __init__(self, stats, region: str):
+        self.stats, self.region = stats, region
+
+    def __enter__(self):
+        self.t0 = time.perf_counter()
+
+    def __exit__(self, *exc):
+        self.stats.region(self.region).compute_time += time.perf_counter() - self.t0
+
+
+class Executor:
+    """Runs one program on the ranks of ``comm`` (see the module docstring)."""
+
+    def __init__(self, program: ir.Program, analysis: ProgramAnalysis, comm, options: RunOptions = RunOptions(),
+                 out: TextIO | None = None, profiler=None):
+        self.program = program
+        self.analysis = analysis
+        self.options = options
+        self.comms = Comms(comm)
+        self.nprocs = self.comms.size
+        self.rank = self.comms.rank
+        self.out = out if out is not None else sys.stdout
+        self.profiler = profiler
+        self.facts: ProgramFacts = program_facts(program)
+        self.units = {u.name: u for u in program.units}
+        self.phases: dict[tuple[str, int], Phase] = {}
+        for proc in analysis.procedures:
+            for ph in proc.phases:
+                if ph.kind == "loop":
+                    self.phases[(proc.name, ph.span.first)] = ph
+        self.translations: dict[str, Translation] = {}
+        self.functions: dict[str, object] = {}
+        self.linemaps: dict[str, dict[int, tuple[str, int]]] = {}
+        self.entry_mappings: dict[str, UnitMapping] = {}
+        self.saved: dict[str, list] = {}
+        self.commons: dict[str, list] = {}
+        self.common_arrays: dict[tuple[str, int], RtArray] = {}
+        self.locals: dict[tuple[str, str], RtArray] = {}
+        self.labels: dict[int, str] = {}  # id(RtArray) -> UNIT.NAME for dumps
+        self.phase_modes: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+        self._translate()
+        from .phases import Planner
+
+        self.planner = Planner(self)
+        self._check_mappings()
+
+    # ---------------------------------------------------------------- setup
+
+    def _translate(self) -> None:
+        for u in self.program.units:
+            if u.kind == "blockdata":
+                continue
+            lines = {line for (unit, line) in self.phases if unit == u.name}
+            tr = translate_unit(u, self.facts, lines, self.options.instrument)
+            self.translations[u.name] = tr
+            filename = f"<autodist {u.name}>"
+            ns = {**it.HELPERS, **GENERATED_HELPERS, "_U": self.functions, "_FMT": tr.formats}
+            exec(compile(tr.source, filename, "exec"), ns)
+            self.functions[u.name] = ns[tr.function]
+            self.linemaps[filename] = tr.linemap
+        if self.program.main is None:
+            raise UnsupportedError("the program has no main program unit", self.program.files[0] if self.program.files else None)
+
+    def _check_mappings(self) -> None:
+        """Resolve every unit's directives now, so that a bad directive is an
+        error before anything runs."""
+        for u in self.program.units:
+            if u.kind == "blockdata":
+                continue
+            self.entry_mappings[u.name] = resolve_unit(u, self.nprocs)
+
+    def _setup_storage(self) -> None:
+        main = self.program.main
+        order = [main] + [u for u in self.program.units if u is not main]
+        # COMMON blocks: scalars in lists, arrays shared by slot
+        for u in order:
+            for c in u.commons:
+                if c.name in self.commons:
+                    continue
+                slots = self.facts.commons[c.name]
+                values: list = []
+                for k, (member, t, shape) in enumerate(slots):
+                    sym = u.symbol(member)
+                    if sym is not None and sym.is_array:
+                        values.append(None)
+                        lay = self._declared_layout(u, member)
+                        arr = RtArray(member, sym.type, self._static_bounds(u, sym), lay, self.comms,
+                                      label=f"{u.name}.{member}")
+                        self.common_arrays[(c.name, k)] = arr
+                    else:
+                        values.append(_zero(t))
+                self.commons[c.name] = values
+        for u in order:
+            if u.kind == "blockdata":
+                continue
+            cm = {m for c in u.commons for m in c.members}
+            for sym in u.arrays:
+                if sym.dummy or sym.name in cm:
+                    continue
+                lay = self._declared_layout(u, sym.name)
+                self.locals[(u.name, sym.name)] = RtArray(sym.name, sym.type, self._static_bounds(u, sym), lay,
+                                                          self.comms, label=f"{u.name}.{sym.name}")
+            tr = self.translations[u.name]
+            self.saved[u.name] = [_zero(u.symbol(n).type) for n in tr.saved]
+        for u in order:
+            self._apply_data(u)
+
+    def _static_bounds(self, u: ir.Unit, sym: ir.Symbol) -> Bounds:
+        out = []
+        for d in sym.dims or ():
+            b = d.bounds
+            if b is None:
+                raise UnsupportedError(f"array {sym.name} needs constant bounds here", (sym.span or u.span).file,
+                                       (sym.span or u.span).first)
+            out.append(b)
+        return tuple(out)
+
+    def _declared_layout(self, u: ir.Unit, name: str) -> Layout | None:
+        m = self.entry_mappings.get(u.name)
+        if m is None or name in m.replicated or name in m.unresolved:
+            return None
+        try:
+            return m.layout(name)
+        except KeyError:
+            return None
+
+    def _apply_data(self, u: ir.Unit) -> None:
+        """DATA statements: scalars into the saved lists or COMMON, arrays into storage."""
+        if not u.data:
+            return
+        tr = self.translations.get(u.name)
+        saved_names = list(tr.saved) if tr else []
+        common_slot = {m: (c.name, k) for c in u.commons for k, m in enumerate(c.members)}
+        arrays: dict[str, np.ndarray] = {}
+        for d in u.data:
+            values = [v for n, v in d.values for _ in range(n)]
+            targets: list[tuple[str, tuple[int, ...] | None]] = []
+            for t in d.targets:
+                targets.extend(_data_targets(u, t, {}))
+            if len(values) != len(targets):
+                raise UnsupportedError(f"DATA with {len(targets)} target(s) and {len(values)} value(s)",
+                                       d.span.file, d.span.first)
+            for (name, idx), v in zip(targets, values):
+                sym = u.symbol(name)
+                val = _data_value(v, sym.type)
+                if idx is None:
+                    if name in common_slot:
+                        blk, k = common_slot[name]
+                        self.commons[blk][k] = val
+                    elif name in saved_names:
+                        self.saved[u.name][saved_names.index(name)] = val
+                    continue
+                arr = self._static_array(u, name)
+                if name not in arrays:
+                    arrays[name] = arr.full()
+                pos = tuple(i - lo for i, (lo, _) in zip(idx, arr.bounds))
+                arrays[name][pos] = val
+        for name, full in arrays.items():
+            self._static_array(u, name).keep_part(full)
+
+    def _static_array(self, u: ir.Unit, name: str) -> RtArray:
+        for c in u.commons:
+            if name in c.members:
+                return self.common_arrays[(c.name, c.members.index(name))]
+        return self.locals[(u.name, name)]
+
+    # ---------------------------------------------------------------- running
+
+    def run(self) -> int | str | None:
+        """Run the main program; returns the STOP code (None at END)."""
+        self._setup_storage()
+        main = self.program.main
+        old = np.seterr(all="ignore")
+        try:
+            self.functions[main.name](self)
+            return None
+        except StopProgram as stop:
+            return stop.code if stop.code is not None else None
+        except AutodistError as exc:
+            raise self._located(exc) from None
+        except (ZeroDivisionError, IndexError, ValueError, OverflowError, TypeError, KeyError) as exc:
+            raise self._located(RuntimeFault(_describe(exc))) from None
+        finally:
+            np.seterr(**old)
+            self.out.flush()
+
+    def _located(self, exc: AutodistError) -> AutodistError:
+        """The error with the Fortran ``file:line`` where it happened."""
+        if exc.file and exc.line:
+            return exc
+        tb = exc.__traceback__
+        where = None
+        for frame, lineno in traceback.walk_tb(tb):
+            lm = self.linemaps.get(frame.f_code.co_filename)
+            if lm is not None and lineno in lm:
+                where = lm[lineno]
+        if where is None:
+            return exc
+        return type(exc)(exc.message, where[0], where[1])
+
+    # ---------------------------------------------------------------- procedure entry and exit
+
+    def enter(self, name: str, array_args: tuple, values: dict) -> Frame:
+        unit = self.units[name]
+        commons = {c.name: self.commons[c.name] for c in unit.commons}
+        a: dict[str, RtArray] = {}
+        frame = Frame(unit, None, a, saved=self.saved.get(name, []), commons=commons)
+        for c in unit.commons:
+            for k, m in enumerate(c.members):
+                if (c.name, k) in self.common_arrays:
+                    a[m] = self.common_arrays[(c.name, k)]
+        for sym in unit.arrays:
+            if (name, sym.name) in self.locals:
+                a[sym.name] = self.locals[(name, sym.name)]
+        env = dict(values)
+        for m, blk, k in _common_ints(unit, self.commons):
+            env.setdefault(m, blk[k])
+        for dname, actual in array_args:
+            a[dname] = self._bind_dummy(unit, dname, actual, env, frame)
+        actuals = {n: arr.layout for n, arr in a.items()}
+        try:
+            mapping = resolve_unit(unit, self.nprocs, actuals=actuals, values=env) if name != self.program.main.name \
+                else self.entry_mappings[name]
+        except HpfError:
+            raise
+        frame.mapping = mapping
+        dummies = set(unit.args)
+        cm = {m for c in unit.commons for m in c.members}
+        for n, arr in a.items():
+            target = self._target_layout(mapping, n, arr, n in dummies or n in cm)
+            if target is not None and target != arr.layout:
+                frame.restore.append((arr, arr.layout))
+                arr.remap(target, region=f"entry {name}")
+        return frame
+
+    def _target_layout(self, mapping: UnitMapping, name: str, arr: RtArray, inherits: bool) -> Layout | None:
+        if name in mapping.replicated or name in mapping.unresolved or name not in mapping.arrays:
+            return None if inherits else replicated(arr.bounds)
+        try:
+            lay = mapping.layout(name)
+        except KeyError:
+            return None
+        if lay.bounds != arr.bounds:
+            return None
+        return lay
+
+    def _bind_dummy(self, unit: ir.Unit, dname: str, actual, env: dict, frame: Frame) -> RtArray:
+        sym = unit.symbol(dname)
+        if isinstance(actual, RtArray):
+            base, offset = actual, 0
+        elif isinstance(actual, ElementRef):
+            base, offset = actual.array, actual.offset
+        else:
+            raise RuntimeFault(f"{unit.name}: dummy array {dname} received something that is not an array")
+        bounds = _dummy_bounds(sym, env, base.size - offset)
+        need = 1
+        for lo, hi in bounds:
+            need *= max(hi - lo + 1, 0)
+        if need > base.size - offset:
+            raise RuntimeFault(f"{unit.name}: dummy {dname}{list(bounds)} is larger than its actual argument {base.label}")
+        if isinstance(actual, RtArray) and bounds == actual.bounds and sym.type == actual.ftype:
+            return actual
+        # sequence association: copy in now, copy out on return
+        whole = base.full().reshape(-1, order="F")
+        piece = whole[offset:offset + need].reshape([hi - lo + 1 for lo, hi in bounds], order="F")
+        dummy = RtArray(dname, sym.type, bounds, None, self.comms, label=f"{unit.name}.{dname}")
+        dummy.keep_part(piece.astype(dummy.dtype))
+        frame.copyout.append((dummy, (base, offset, need)))
+        return dummy
+
+    def leave(self, frame: Frame) -> None:
+        for arr, layout in reversed(frame.restore):
+            arr.remap(layout, region=f"exit {frame.unit.name}")
+        for dummy, (base, offset, need) in frame.copyout:
+            whole = base.full()
+            flat = whole.reshape(-1, order="F")
+            flat[offset:offset + need] = dummy.full().reshape(-1, order="F").astype(base.dtype)
+            base.keep_part(flat.reshape(whole.shape, order="F"))
+
+    def element(self, array: RtArray, index: tuple[int, ...]) -> ElementRef:
+        array._check(index)
+        return ElementRef(array, index)
+
+    # ---------------------------------------------------------------- directives
+
+    def directive(self, frame: Frame, k: int) -> None:
+        d = self.translations[frame.unit.name].directives[k]
+        before = frame.mapping
+        after = apply_executable(d, before, frame.unit)
+        frame.mapping = after
+        line = d.span.first if d.span else 0
+        for name, arr in frame.a.items():
+            try:
+                old, new = before.layout(name), after.layout(name)
+            except KeyError:
+                continue
+            if old != new and new.bounds == arr.bounds:
+                arr.remap(new, region=f"remap {frame.unit.name}:{line} {name}")
+
+    # ---------------------------------------------------------------- phases
+
+    def phase(self, frame: Frame, line: int):
+        from .phases import PhaseRun
+
+        return PhaseRun.start(self, frame, line)
+
+    # ---------------------------------------------------------------- output
+
+    def write(self, unit: int, fmt, items: list) -> None:
+        expanded: list = []
+        for value, k in items:
+            if k == "array":
+                arr: RtArray = value
+                kk = it.kind(arr.ftype)
+                expanded.extend((v, kk) for v in flatten(arr.full(region="output")))
+            else:
+                expanded.append((value, k))
+        if self.rank != 0:
+            return
+        records = [list_directed(expanded)] if fmt is None else format_records(fmt, expanded)
+        stream = self.out if unit != 0 else sys.stderr
+        stream.write("".join(r + "\n" for r in records))
+
+    # ---------------------------------------------------------------- profiling hooks
+
+    def loop(self, file: str, line: int, trips) -> None:
+        self.profiler.loop(file, line, trips)
+
+    def trip(self, file: str, line: int) -> None:
+        self.profiler.trip(file, line)
+
+    def branch(self, file: str, line: int, taken) -> bool:
+        return self.profiler.branch(file, line, taken)
+
+    # ---------------------------------------------------------------- results
+
+    def arrays(self) -> dict[str, RtArray]:
+        """Every array of the program by ``UNIT.NAME`` (COMMON arrays once,
+        under the first unit that declares them, the main program first)."""
+        out = {}
+        for arr in self.common_arrays.values():
+            out[arr.label] = arr
+        for arr in self.locals.values():
+            out[arr.label] = arr
+        return dict(sorted(out.items()))
+
+    def gather_arrays(self) -> dict[str, np.ndarray]:
+        """The final values of every array, whole, on every rank (collective)."""
+        return {k: a.full(region="dump") for k, a in self.arrays().items()}
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _zero(t: ir.Type):
+    return eval(it.zero_code(t), dict(it.HELPERS))
+
+
+def _data_value(c: ir.Expr, t: ir.Type):
+    if not isinstance(c, ir.Const):
+        raise UnsupportedError("a DATA value that is not a constant")
+    v = eval(it.const_code(c), dict(it.HELPERS))
+    if t.base == "character":
+        return str(v).ljust(t.size)[: t.size]
+    return eval(it.convert(repr(v) if not isinstance(v, np.generic) else it.const_code(c), c.type, t, False),
+                dict(it.HELPERS))
+
+
+def _data_targets(u: ir.Unit, t: ir.Expr, env: dict[str, int]) -> list[tuple[str, tuple[int, ...] | None]]:
+    """The scalars and array elements a DATA target list names, in order."""
+    if isinstance(t, ir.Name):
+        sym = u.symbol(t.name)
+        if sym is not None and sym.is_array:
+            bounds = [d.bounds for d in sym.dims or ()]
+            idx = np.indices([hi - lo + 1 for lo, hi in bounds]).reshape(len(bounds), -1, order="F").T
+            return [(t.name, tuple(int(i) + lo for i, (lo, _) in zip(row, bounds))) for row in idx]
+        return [(t.name, None)]
+    if isinstance(t, ir.Index):
+        return [(t.name, tuple(_int_value(s, env) for s in t.subscripts))]
+    if isinstance(t, ir.ImpliedDo):
+        out = []
+        a, b = _int_value(t.start, env), _int_value(t.end, env)
+        st = 1 if t.step is None else _int_value(t.step, env)
+        for v in range(a, b + (1 if st > 0 else -1), st):
+            for x in t.items:
+                out.extend(_data_targets(u, x, {**env, t.var: v}))
+        return out
+    raise UnsupportedError("this DATA target")
+
+
+def _int_value(e: ir.Expr, env: dict[str, int]) -> int:
+    if isinstance(e, ir.Const) and type(e.value) is int:
+        return e.value
+    if isinstance(e, ir.Name) and e.name in env:
+        return env[e.name]
+    if isinstance(e, ir.UnOp) and e.op == "-":
+        return -_int_value(e.operand, env)
+    if isinstance(e, ir.BinOp) and e.op in ("+", "-", "*", "/"):
+        a, b = _int_value(e.left, env), _int_value(e.right, env)
+        return {"+": a + b, "-": a - b, "*": a * b}.get(e.op) if e.op != "/" else it.idiv(a, b)
+    raise RuntimeFault("a bound or subscript that is not a known integer")
+
+
+def _common_ints(unit: ir.Unit, commons: dict[str, list]):
+    for c in unit.commons:
+        for k, m in enumerate(c.members):
+            sym = unit.symbol(m)
+            if sym is not None and not sym.is_array and sym.type.base == "integer":
+                yield m, commons[c.name], k
+
+
+def _dummy_bounds(sym: ir.Symbol, env: dict[str, int], available: int) -> Bounds:
+    dims = sym.dims or ()
+    out: list[tuple[int, int]] = []
+    for k, d in enumerate(dims):
+        lo = _int_value(d.lower, env)
+        if d.upper is None:
+            rest = 1
+            for a, b in out:
+                rest *= max(b - a + 1, 0)
+            out.append((lo, lo + max(available // max(rest, 1), 0) - 1))
+        else:
+            out.append((lo, _int_value(d.upper, env)))
+    return tuple(out)
+
+
+def _describe(exc: BaseException) -> str:
+    if isinstance(exc, ZeroDivisionError):
+        return "division by zero"
+    if isinstance(exc, IndexError):
+        return f"index out of range ({exc})"
+    return f"{type(exc).__name__}: {exc}"

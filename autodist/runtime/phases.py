@@ -1,0 +1,667 @@
+"""How each execution of a loop phase runs: planned once per layout state.
+
+For a phase and the layouts its arrays have when it starts, :class:`Planner`
+builds a :class:`PhasePlan` (cached) in one of four modes:
+
+* ``distributed`` — owner computes: every statement runs on the iterations
+  whose left-hand side this rank holds (:func:`statement_partitions` /
+  :func:`rank_iterations` of :mod:`autodist.mapping.iterations`, the cost
+  model's own definition); before it, the rank receives what
+  :func:`~autodist.mapping.iterations.phase_needs` says it reads and does
+  not hold — each element once, in one planned point-to-point exchange per
+  array, so that measured element counts equal the predicted ones — into
+  ghost cells (near its part) or a window of the global index space;
+  ``MAX``/``MIN`` reductions are combined after it with an all-reduce;
+* ``pipelined`` — the same, when the outermost loop is sequential and walks
+  a distributed dimension: ranks run in the order the loop visits them, and
+  what a rank needs from its predecessors is sent once, when they are done;
+* ``replicated`` — when neither is correct (data written in the phase on
+  one rank and read on another, a sum reduction whose order across ranks
+  would change its rounding, scalars the ranks would compute differently):
+  the phase's arrays are gathered on every rank, every rank runs the whole
+  phase, and keeps its part;
+* ``inline`` — a phase outside the fast path's subset (GOTO, CALL, I/O in
+  the loop) runs as translated inline code on replicated arrays.
+
+The first three run the vectorized function of :mod:`autodist.runtime.fastgen`.
+The report lists each phase's mode and why.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .. import ir
+from ..layout.model import Layout, replicated
+from ..layout.ownership import ownership
+from ..layout.schedule import Explicit, exchange_schedule
+from ..layout.sections import IndexSet, Section
+from ..mapping.iterations import phase_loops, phase_needs, rank_iterations, reference_image, statement_partitions
+from .comm import ExchangePlan, allreduce
+from .fastgen import GenPlan, Storage, fast_source
+from .storage import StorageMap, pack, selector, unpack
+from .translate import _Goto
+from .vectorize import FAST_HELPERS, LoopNode, PhaseShape, StmtNode, shape_of
+from . import intrinsics as it
+
+_TAG = 7262
+
+# --------------------------------------------------------------------------- index set algebra
+
+
+def set_minus(a: IndexSet, b: IndexSet) -> IndexSet:
+    """``a`` without the members of ``b``."""
+    if not a or not b or b.hi < a.lo or a.hi < b.lo:
+        return a
+    if a.is_interval and b.is_interval:
+        left = IndexSet.interval(a.lo, min(a.hi, b.lo - 1))
+        right = IndexSet.interval(max(a.lo, b.hi + 1), a.hi)
+        if not left:
+            return right
+        if not right:
+            return left
+        return IndexSet.from_members(np.concatenate((left.to_array(), right.to_array())))
+    xs = a.to_array()
+    keep = xs[b.rank_array(xs + 1) - b.rank_array(xs) == 0] if len(xs) else xs
+    return IndexSet.from_members(keep)
+
+
+def box_minus(a: Section, b: Section) -> list[Section]:
+    """Disjoint boxes covering ``a`` without ``b``."""
+    if a.count_intersection(b) == 0:
+        return [a]
+    out = []
+    sets = list(a.sets)
+    for d in range(len(sets)):
+        rest = set_minus(sets[d], b.sets[d])
+        if rest:
+            out.append(Section(tuple(sets[:d]) + (rest,) + tuple(a.sets[d + 1:])))
+        sets[d] = sets[d].intersect(b.sets[d])
+    return out
+
+
+def disjoint_pieces(boxes: list[Section], held: Section | None) -> tuple[Section, ...]:
+    """Disjoint boxes covering the union of ``boxes`` without ``held``."""
+    out: list[Section] = []
+    for box in boxes:
+        parts = [box]
+        for other in ([held] if held is not None else []) + out:
+            parts = [q for p in parts for q in box_minus(p, other)]
+            if not parts:
+                break
+        out.extend(p for p in parts if p)
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- pipelines
+
+
+class PipelineLink:
+    """Point-to-point transfers of a pipelined phase, in two halves: a rank
+    receives what it needs from its predecessors before it computes and sends
+    what its successors need after."""
+
+    def __init__(self, schedule, comm, src_maps, dst_maps, dtype, region: str):
+        rank = comm.Get_rank()
+        self.comm, self.region, self.dtype = comm, region, np.dtype(dtype)
+        self.sends = [(t.receiver, t.count, [(selector(src_maps, p), p.shape) for p in t.pieces])
+                      for t in schedule.sends(rank)]
+        self.recvs = [(t.sender, t.count, [(selector(dst_maps, p), p.shape) for p in t.pieces])
+                      for t in schedule.receives(rank)]
+
+    def receive(self, dst: np.ndarray, stats) -> None:
+        t0 = time.perf_counter()
+        n = 0
+        for peer, count, parts in self.recvs:
+            buf = np.empty(count, self.dtype)
+            self.comm.Recv(buf, source=peer, tag=_TAG)
+            off = 0
+            for sel, shape in parts:
+                off = unpack(buf, off, shape, dst, sel)
+            n += count
+        if self.recvs:
+            stats.record(self.region, elements_received=n, messages_received=len(self.recvs),
+                         elem_bytes=self.dtype.itemsize, seconds=time.perf_counter() - t0)
+
+    def send(self, src: np.ndarray, stats) -> None:
+        t0 = time.perf_counter()
+        n = 0
+        for peer, count, parts in self.sends:
+            buf = np.empty(count, self.dtype)
+            off = 0
+            for sel, shape in parts:
+                off = pack(src, sel, shape, buf, off)
+            self.comm.Send(buf, dest=peer, tag=_TAG)
+            n += count
+        if self.sends:
+            stats.record(self.region, elements_sent=n, messages_sent=len(self.sends),
+                         elem_bytes=self.dtype.itemsize, seconds=time.perf_counter() - t0)
+
+
+# --------------------------------------------------------------------------- plans
+
+
+@dataclass
+class ArrayUse:
+    """How one array is held during a planned phase on this rank."""
+
+    name: str
+    window: tuple[tuple[int, int], ...] | None = None  # global index box of a window, None: the storage
+    prefetch: ExchangePlan | None = None
+    pipeline: PipelineLink | None = None
+    written: bool = False
+    buffer: np.ndarray | None = None
+
+
+@dataclass
+class PhasePlan:
+    """One phase under one layout state on this rank (see the module docstring)."""
+
+    mode: str
+    reason: str
+    region: str
+    shape: PhaseShape
+    fn: object = None
+    uses: dict[str, ArrayUse] = field(default_factory=dict)
+    combine: list[tuple[str, str]] = field(default_factory=list)  # (scalar, max|min) all-reduced after
+    predicted: list[int] = field(default_factory=list)  # elements each rank receives
+    source: str = ""
+
+
+class _Store:
+    """The ``_c`` of a fast function: storage arrays by name."""
+
+    __slots__ = ("store",)
+
+    def __init__(self):
+        self.store: dict[str, np.ndarray] = {}
+
+
+class _Fallback(Exception):
+    """The distributed plan is not correct here; run replicated (the reason)."""
+
+
+class Planner:
+    """Shapes and plans of the phases of one run."""
+
+    def __init__(self, ex):
+        self.ex = ex
+        self.shapes: dict[tuple[str, int], PhaseShape] = {}
+        self.plans: dict[tuple, PhasePlan] = {}
+        self.linemaps = ex.linemaps
+
+    def shape(self, unit: ir.Unit, line: int) -> PhaseShape:
+        key = (unit.name, line)
+        if key not in self.shapes:
+            phase = self.ex.phases[key]
+            do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
+            self.shapes[key] = shape_of(unit, phase, do, self.ex.facts)
+        return self.shapes[key]
+
+    def plan(self, frame, shape: PhaseShape, forced: str | None = None) -> PhasePlan:
+        """The plan for the arrays' current layouts (and ghost cells: a plan
+        holds positions in the storage, so wider ghosts mean a new plan)."""
+        arrays = _arrays_of(shape)
+
+        def key() -> tuple:
+            state = tuple((n, frame.a[n].layout, frame.a[n].ghosts) for n in sorted(arrays))
+            return (shape.unit.name, shape.phase.id, forced, state)
+
+        k = key()
+        plan = self.plans.get(k)
+        if plan is None:
+            plan = self._build(frame, shape, {n: frame.a[n].layout for n in arrays}, forced)
+            self.plans[k] = self.plans[key()] = plan
+        return plan
+
+    # ---------------------------------------------------------------- building
+
+    def _build(self, frame, shape: PhaseShape, layouts: dict[str, Layout], forced: str | None) -> PhasePlan:
+        ex = self.ex
+        region = f"{shape.unit.name}:{shape.phase.id}"
+        nranks = ex.nprocs
+        if forced == "replicated" or nranks == 1 or not ex.options.distribute or \
+                all(frame.a[n].whole and _everyone_whole(lay, nranks) for n, lay in layouts.items()):
+            plan = PhasePlan("distributed" if forced is None else "replicated", "", region, shape)
+            sets = {node.id: {} for node in shape.stmts}
+            self._finish(plan, frame, sets, {n.id: True for n in shape.stmts}, {}, {})
+            return plan
+        try:
+            return self._distributed(frame, shape, layouts, region)
+        except _Fallback as why:
+            plan = PhasePlan("replicated", str(why), region, shape)
+            return plan
+
+    def _distributed(self, frame, shape: PhaseShape, layouts: dict[str, Layout], region: str) -> PhasePlan:
+        ex = self.ex
+        nranks, rank = ex.nprocs, ex.rank
+        phase = shape.phase
+        mapped = {n: lay for n, lay in layouts.items() if not _everyone_whole(lay, nranks)}
+        parts = statement_partitions(phase, mapped, nranks)
+        part_of = {id(p): q for p, q in zip(phase.patterns, parts)}
+        loops = phase_loops(phase)
+        bounds = {n: frame.a[n].bounds for n in layouts}
+        # per statement, per rank: the partitioned variables' values (None: runs nothing)
+        per_rank: dict[int, list[dict[str, IndexSet] | None]] = {}
+        guards: dict[int, list[tuple[int, IndexSet]]] = {}
+        for node in shape.stmts:
+            part = part_of[id(node.pattern)]
+            pvars = {v for _, v, _, _ in part.terms}
+            row = []
+            for r in range(nranks):
+                vals = rank_iterations(node.pattern, part, mapped, nranks, r, loops)
+                row.append(None if vals is None else {v: s for v, s in vals.items() if v in pvars})
+            per_rank[node.id] = row
+            guards[node.id] = self._guards(node, part, mapped, nranks, rank, _chain_vars(shape, node))
+        self._check_scalars(shape, per_rank, part_of)
+        combine = [(n, op) for n, op in shape.reductions.items() if op in ("max", "min")
+                   and any(part_of[id(s.pattern)].home is not None for s in shape.stmts
+                           if isinstance(s.stmt.target, ir.Name) and s.stmt.target.name == n)]
+        needs = phase_needs(phase, mapped, bounds, nranks)
+        pieces: dict[str, list[tuple[Section, ...]]] = {}
+        for name, per in needs.items():
+            own = ownership(mapped[name], nranks)
+            pieces[name] = [disjoint_pieces(per[r], own.owned(r) if own.holds(r) else None) for r in range(nranks)]
+        written = self._written(shape, per_rank, part_of, mapped, nranks, loops)
+        predicted = [sum(p.count() for name in pieces for p in pieces[name][r]) for r in range(nranks)]
+        pipeline_pieces = self._hazards(shape, pieces, written, mapped, part_of, nranks, combine)
+        mode = "pipelined" if pipeline_pieces else "distributed"
+        plan = PhasePlan(mode, "", region, shape, combine=combine, predicted=predicted)
+        sets = {node.id: ({} if per_rank[node.id][rank] is None else dict(per_rank[node.id][rank]))
+                for node in shape.stmts}
+        executes = {node.id: per_rank[node.id][rank] is not None for node in shape.stmts}
+        self._finish(plan, frame, sets, executes, guards, pieces, pipeline_pieces)
+        return plan
+
+    def _guards(self, node: StmtNode, part, mapped, nranks: int, rank: int, chain) -> list[tuple[int, IndexSet]]:
+        """Left-hand-side dimensions along distributed axes that the partition
+        does not decide (a subscript with other scalars): checked at run time."""
+        t = node.stmt.target
+        if not isinstance(t, ir.Index) or t.name not in mapped:
+            return []
+        own = ownership(mapped[t.name], nranks)
+        decided = {d for d, _, _, _ in part.terms} | {d for d, _ in part.consts}
+        out = []
+        owned = own.owned(rank)
+        for ax in own.axes:
+            if ax.kind != "dim" or ax.extent <= 1 or ax.dim in decided:
+                continue
+            sub = t.subscripts[ax.dim]
+            a = ir.affine(sub)
+            if a is None or set(a.vars) & set(chain):
+                raise _Fallback(f"line {node.stmt.span.first}: the owner of {t.name}'s element changes along a vectorized loop")
+            out.append((ax.dim, owned.sets[ax.dim] if owned is not None else IndexSet.empty()))
+        return out
+
+    def _check_scalars(self, shape: PhaseShape, per_rank, part_of) -> None:
+        """Scalars must mean the same thing on every rank where they are used."""
+        for node in shape.stmts:
+            t = node.stmt.target
+            if not isinstance(t, ir.Name):
+                continue
+            name = t.name
+            home = part_of[id(node.pattern)].home
+            if name in shape.reductions:
+                if home is not None and shape.reductions[name] in ("+", "*"):
+                    raise _Fallback(f"the {shape.reductions[name]} reduction of {name} would add in another "
+                                    "order across ranks")
+                continue
+            if name in shape.privates:
+                users = [s for s in shape.stmts if s is not node and _uses(s, name, shape)]
+                for u in users:
+                    if per_rank[u.id] != per_rank[node.id]:
+                        raise _Fallback(f"private {name} is computed on other iterations than where it is used")
+                continue
+            if home is not None:
+                raise _Fallback(f"scalar {name} would differ between ranks")
+
+    def _written(self, shape, per_rank, part_of, mapped, nranks, loops) -> dict[str, list[Section]]:
+        """Per array, the sections each statement writes over all ranks."""
+        out: dict[str, list[Section]] = {}
+        for node in shape.stmts:
+            t = node.stmt.target
+            if not isinstance(t, ir.Index) or t.name not in mapped:
+                continue
+            pat = node.pattern
+            part = part_of[id(pat)]
+            for r in range(nranks):
+                vals = rank_iterations(pat, part, mapped, nranks, r, loops)
+                if vals is None:
+                    continue
+                sec = reference_image(pat.lhs, vals, mapped[t.name].bounds)
+                if sec:
+                    out.setdefault(t.name, []).append(sec)
+        return out
+
+    def _hazards(self, shape, pieces, written, mapped, part_of, nranks, combine) -> dict[str, list[list[Section]]]:
+        """Needed pieces that the phase itself writes.  Prefetching them would
+        read stale values: when the outermost loop walks the ranks in order,
+        the pieces owned by ranks it visits earlier come through the pipeline
+        (and leave ``pieces``); those owned by later ranks are read before
+        they are written, so prefetching them is right.  Otherwise the phase
+        cannot run distributed."""
+        hazards: dict[str, list[list[Section]]] = {}
+        for name, per in pieces.items():
+            for r, ps in enumerate(per):
+                for p in ps:
+                    if any(p.count_intersection(w) for w in written.get(name, [])):
+                        hazards.setdefault(name, [[] for _ in range(nranks)])[r].append(p)
+        if not hazards:
+            return {}
+        name = next(iter(hazards))
+        order = None if combine else self._walk_order(shape, part_of, mapped, nranks)
+        if order is None:
+            raise _Fallback(f"{name} is written on one rank and read on another in the same phase")
+        position = {r: k for k, r in enumerate(order)}
+        out: dict[str, list[list[Section]]] = {}
+        for name, per in hazards.items():
+            own = ownership(mapped[name], nranks)
+            piped: list[list[Section]] = [[] for _ in range(nranks)]
+            for r, ps in enumerate(per):
+                for p in ps:
+                    for q in range(nranks):
+                        if q == r or not own.is_primary(q):
+                            continue
+                        part = p.intersect(own.owned(q))
+                        if not part:
+                            continue
+                        if position[q] < position[r]:
+                            piped[r].append(part)
+            for r in range(nranks):
+                if piped[r]:
+                    keep = []
+                    for p in pieces[name][r]:
+                        rest = [p]
+                        for q in piped[r]:
+                            rest = [x for y in rest for x in box_minus(y, q)]
+                        keep.extend(x for x in rest if x)
+                    pieces[name][r] = tuple(keep)
+            if any(piped):
+                out[name] = piped
+        return out
+
+    def _walk_order(self, shape: PhaseShape, part_of, mapped, nranks) -> list[int] | None:
+        """Ranks in the order the outermost (sequential) loop visits them, when
+        every statement is partitioned by that loop along the one BLOCK axis
+        of a one-dimensional arrangement (a single pipeline)."""
+        root = shape.root
+        if root.info is None or root.info.parallel:
+            return None
+        grids = set()
+        sign = None
+        for node in shape.stmts:
+            part = part_of[id(node.pattern)]
+            if part.home is None:
+                return None
+            term = next(((d, a) for d, v, a, _ in part.terms if v == root.var), None)
+            if term is None:
+                return None
+            d, a = term
+            own = ownership(mapped[part.home], nranks)
+            x = own.dim_axis[d]
+            if x is None or not own.dims[d].contiguous or len(own.grid) != 1:
+                return None
+            s = 1 if a * own.dims[d].stride > 0 else -1
+            if sign not in (None, s):
+                return None
+            sign = s
+            grids.add(own.grid)
+        if len(grids) != 1:
+            return None
+        (grid,) = grids
+        step = ir.affine(root.do.step).const if root.do.step is not None else 1
+        ranks = list(range(grid[0]))
+        if sign * step < 0:
+            ranks.reverse()
+        return ranks + [r for r in range(nranks) if r not in ranks]
+
+    # ---------------------------------------------------------------- storage, exchanges, code
+
+    def _finish(self, plan: PhasePlan, frame, sets, executes, guards, pieces, pipeline_pieces=None) -> None:
+        ex = self.ex
+        shape = plan.shape
+        rank, nranks = ex.rank, ex.nprocs
+        pipeline_pieces = pipeline_pieces or {}
+        store: dict[str, Storage] = {}
+        written = {n.stmt.target.name for n in shape.stmts if isinstance(n.stmt.target, ir.Index)}
+        for name in _arrays_of(shape):
+            arr = frame.a[name]
+            mine = pieces.get(name, [()] * nranks)[rank] if pieces else ()
+            use = ArrayUse(name, written=name in written)
+            window = self._placement(arr, mine)
+            if window is not None:
+                use.window = window
+                slo = tuple(lo for lo, _ in window)
+                shi = tuple(hi for _, hi in window)
+                dst_maps = tuple(StorageMap(IndexSet.interval(lo, hi)) for lo, hi in window)
+                dst_shape = tuple(hi - lo + 1 for lo, hi in window)
+            else:
+                maps = arr.storage_maps()
+                slo = tuple(m.members.lo + m.delta if m.members else 0 for m in maps)
+                shi = tuple(m.members.hi + m.delta if m.members else -1 for m in maps)
+                dst_maps, dst_shape = maps, arr.local.shape
+            store[name] = Storage(slo, shi, arr.bounds)
+            if pieces and name in pieces:
+                pipe = pipeline_pieces.get(name)
+                pre = [tuple(p for p in pieces[name][r] if pipe is None or p not in pipe[r]) for r in range(nranks)]
+                if any(pre):
+                    sched = exchange_schedule(arr.layout, Explicit(tuple(pre)), nranks)
+                    use.prefetch = ExchangePlan(sched, ex.comms.comm, arr.storage_maps(), dst_maps, dst_shape,
+                                                arr.dtype, "p2p", region=plan.region)
+                if pipe is not None and any(pipe):
+                    sched = exchange_schedule(arr.layout, Explicit(tuple(tuple(x) for x in pipe)), nranks)
+                    use.pipeline = PipelineLink(sched, ex.comms.comm, arr.storage_maps(), dst_maps, arr.dtype,
+                                                plan.region)
+            plan.uses[name] = use
+        gp = GenPlan(sets, executes, guards, store)
+        fname = f"_phase_{shape.unit.name}_{shape.phase.id}"
+        src, linemap = fast_source(shape, gp, ex.facts, fname)
+        filename = f"<autodist {shape.unit.name} phase {shape.phase.id} {plan.mode} {len(self.plans)}>"
+        ns = {**it.HELPERS, **FAST_HELPERS, "_K": gp.constants}
+        exec(compile(src, filename, "exec"), ns)
+        plan.fn = ns[fname]
+        plan.source = src
+        self.linemaps[filename] = linemap
+
+    def _placement(self, arr, mine: tuple[Section, ...]) -> tuple[tuple[int, int], ...] | None:
+        """Ghost cells (widening the storage) when the pieces this rank needs
+        lie close around its part along dimensions stored as intervals; a
+        window of the global index space otherwise (None: the storage)."""
+        maps = arr.storage_maps()
+        limit = self.ex.options.ghost_limit
+        if maps is not None and all(m.members.is_interval for m in maps if m.members) and \
+                all(m.members for m in maps):
+            if not mine:
+                return None
+            owned = arr.owned
+            widths = []
+            for d, s in enumerate(owned.sets):
+                lo = min(p.sets[d].lo for p in mine)
+                hi = max(p.sets[d].hi for p in mine)
+                widths.append((max(0, s.lo - lo), max(0, hi - s.hi)))
+            if all(b <= limit and a <= limit for a, b in widths):
+                arr.widen(widths)
+                return None
+        # a window: the hull of what this rank holds and needs
+        boxes = list(mine)
+        if arr.owned is not None and arr.owned:
+            boxes.append(arr.owned)
+        if not boxes:
+            return tuple((lo, lo - 1) for lo, _ in arr.bounds)
+        return tuple((min(b.sets[d].lo for b in boxes if b.sets[d]), max(b.sets[d].hi for b in boxes if b.sets[d]))
+                     for d in range(len(arr.bounds)))
+
+
+def _chain_vars(shape: PhaseShape, node: StmtNode) -> set[str]:
+    """The vectorized loop variables around a statement."""
+    out: set[str] = set()
+    for c in shape.chains:
+        if c[-1] in node.path:
+            out |= {shape.loop_at(line).var for line in c}
+    return out
+
+
+def _uses(node: StmtNode, name: str, shape: PhaseShape) -> bool:
+    s = node.stmt
+    for e in s.exprs():
+        if isinstance(e, ir.Name) and e is s.target:
+            continue
+        if any(isinstance(x, ir.Name) and x.name == name for x in e.walk()):
+            return True
+    return False
+
+
+def _arrays_of(shape: PhaseShape) -> list[str]:
+    names: dict[str, None] = {}
+    for node in shape.stmts:
+        for e in node.stmt.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.Index):
+                    names[x.name] = None
+    for lp in shape.loops():
+        for e in lp.do.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.Index):
+                    names[x.name] = None
+
+    def conds(nodes):
+        from .vectorize import IfNode
+        for n in nodes:
+            if isinstance(n, IfNode):
+                for c, ch in n.branches:
+                    if c is not None:
+                        for x in c.walk():
+                            if isinstance(x, ir.Index):
+                                names[x.name] = None
+                    conds(ch)
+            elif isinstance(n, LoopNode):
+                conds(n.children)
+    if shape.root is not None:
+        conds([shape.root])
+    return list(names)
+
+
+def _everyone_whole(layout: Layout, nranks: int) -> bool:
+    own = ownership(layout, nranks)
+    return own.active == nranks and all(a.kind == "replicated" for a in own.axes)
+
+
+# --------------------------------------------------------------------------- running
+
+
+class PhaseRun:
+    """One execution of a loop phase: ``fast`` runs the planned function
+    (:meth:`run`); otherwise the caller runs the inline translation inside
+    ``with run:``, on replicated arrays."""
+
+    def __init__(self, ex, frame, region: str, plan: PhasePlan | None, names: list[str]):
+        self.ex, self.frame, self.region, self.plan, self.names = ex, frame, region, plan, names
+        self.fast = plan is not None
+        self.moved: list = []
+
+    @classmethod
+    def start(cls, ex, frame, line: int) -> "PhaseRun":
+        planner: Planner = ex.planner
+        unit = frame.unit
+        shape = planner.shape(unit, line)
+        region = f"{unit.name}:{shape.phase.id}"
+        if not shape.fast or not ex.options.vectorize:
+            ex.phase_modes.setdefault(region, ("inline", shape.reason or "vectorization disabled", ()))
+            do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
+            return cls(ex, frame, region, None, _inline_arrays(do, unit))
+        plan = planner.plan(frame, shape)
+        return cls(ex, frame, region, plan, _arrays_of(shape))
+
+    # ---------------------------------------------------------------- inline
+
+    def __enter__(self):
+        for n in self.names:
+            arr = self.frame.a[n]
+            if not arr.whole:
+                self.moved.append((arr, arr.layout))
+                arr.remap(replicated(arr.bounds), region=self.region)
+        self.t0 = time.perf_counter()
+        return self
+
+    def __exit__(self, exc_type, exc, tb):
+        stats = self.ex.comms.stats
+        stats.region(self.region).compute_time += time.perf_counter() - self.t0
+        stats.region(self.region).calls += 1
+        if exc_type is None or issubclass(exc_type, _Goto):
+            for arr, layout in reversed(self.moved):
+                arr.remap(layout, region=self.region)
+        return False
+
+    # ---------------------------------------------------------------- fast
+
+    def run(self, *scalars):
+        ex, frame, plan = self.ex, self.frame, self.plan
+        stats = ex.comms.stats
+        reg = stats.region(self.region)
+        reg.calls += 1
+        moved = []
+        if plan.mode == "replicated":
+            for n in self.names:
+                arr = frame.a[n]
+                if not arr.whole:
+                    moved.append((arr, arr.layout))
+                    arr.remap(replicated(arr.bounds), region=self.region)
+            inner = ex.planner.plan(frame, plan.shape, forced="replicated")
+        else:
+            inner = plan
+        ex.phase_modes.setdefault(self.region, (plan.mode, plan.reason, plan.shape.vectorized))
+        ctx = _Store()
+        windows = []
+        for name, use in inner.uses.items():
+            arr = frame.a[name]
+            if use.window is None:
+                ctx.store[name] = arr.local
+                continue
+            if use.buffer is None:
+                use.buffer = np.zeros([hi - lo + 1 for lo, hi in use.window], arr.dtype, order="F")
+            buf = use.buffer
+            if arr.owned is not None and arr.storage_maps() is not None:
+                wmaps = tuple(StorageMap(IndexSet.interval(lo, hi)) for lo, hi in use.window)
+                buf[selector(wmaps, arr.owned)] = arr.dist.interior
+                windows.append((arr, use, wmaps))
+            ctx.store[name] = buf
+        for name, use in inner.uses.items():
+            if use.prefetch is not None:
+                use.prefetch.execute(frame.a[name].local, ctx.store[name], stats, self.region)
+        for name, use in inner.uses.items():
+            if use.pipeline is not None:
+                use.pipeline.receive(ctx.store[name], stats)
+        t0 = time.perf_counter()
+        outs = inner.fn(ctx, *scalars)
+        reg.compute_time += time.perf_counter() - t0
+        for name, use in inner.uses.items():
+            if use.pipeline is not None:
+                use.pipeline.send(ctx.store[name], stats)
+        for arr, use, wmaps in windows:
+            if use.written:
+                arr.dist.interior[...] = ctx.store[arr.name][selector(wmaps, arr.owned)]
+        if inner.combine:
+            outs = list(outs)
+            names = plan.shape.outs
+            for name, op in inner.combine:
+                k = names.index(name)
+                outs[k] = allreduce(ex.comms.comm, outs[k], op, stats, self.region)
+            outs = tuple(outs)
+        for arr, layout in reversed(moved):
+            arr.remap(layout, region=self.region)
+        return outs
+
+
+def _inline_arrays(do: ir.Do, unit: ir.Unit) -> list[str]:
+    names: dict[str, None] = {}
+    for s in ir.walk((do,)):
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, (ir.Index, ir.Name)):
+                    sym = unit.symbol(x.name)
+                    if sym is not None and sym.is_array:
+                        names[x.name] = None
+    return list(names)

@@ -1,0 +1,1019 @@
+"""Fortran 77 procedures -> Python source, translated once per procedure.
+
+:func:`translate_unit` turns one :class:`~autodist.ir.Unit` into the source
+of a Python function ``def u_<NAME>(_rt, <dummies>)`` that runs it on one
+rank against the executor ``_rt`` (see :mod:`autodist.runtime.executor`):
+
+* scalars are Python locals (``v_<NAME>``) holding the runtime's scalar
+  representation of their type (:mod:`autodist.runtime.intrinsics`);
+  expressions are typed statically and every mixed-kind operation converts
+  its operands as Fortran does, so REAL arithmetic stays in single precision;
+* arrays are :class:`~autodist.runtime.arrays.RtArray` objects
+  (``a_<NAME>``), read and written element by element with bounds checks;
+* DO loops are Python ``for`` loops over ``range`` (trip count fixed on
+  entry, the variable's final value set on normal exit); GOTO, arithmetic IF
+  and computed GOTO become a dispatch loop in each statement list that holds
+  a target label (a jump inside that list is a ``continue``, a jump from a
+  nested loop an exception the list's dispatcher catches);
+* CALL passes arrays by object and scalars by value; the callee returns the
+  final values of its scalar dummies, which the caller stores back into
+  variables and array elements (call by reference as seen by the caller);
+* COMMON scalars live in the executor's block lists and are loaded into
+  locals on entry and after every call, stored back before calls and on
+  return; SAVE'd and DATA-initialized locals of subprograms the same way;
+* statement functions are expanded inline with their arguments converted
+  to the dummies' types;
+* a loop phase (:mod:`autodist.analysis.phases`) becomes a call into the
+  executor, which runs it vectorized on the rank's part of the data when it
+  can, or lets the inline translation run on replicated data.
+
+Anything outside the executable subset raises
+:class:`~autodist.errors.UnsupportedError` naming ``file:line`` at
+translation time, before anything runs.  Generated lines map back to Fortran
+lines (:attr:`Translation.linemap`) so that a fault names ``file:line`` too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from .. import ir
+from ..errors import UnsupportedError
+from ..frontend.typeof import type_of
+from ..hpf import model as hm
+from ..hpf.parse import parse_directive
+from . import intrinsics as it
+from .fortran_io import parse_format
+
+# --------------------------------------------------------------------------- facts about units
+
+
+def unsupported(what: str, span: ir.Span | None) -> UnsupportedError:
+    return UnsupportedError(f"{what} is outside the runtime's subset",
+                            span.file if span else None, span.first if span else None)
+
+
+@dataclass(frozen=True)
+class ProgramFacts:
+    """What translating one unit needs to know about the others."""
+
+    units: dict[str, ir.Unit]
+    modified: dict[str, frozenset[int]]  # unit -> positions of scalar dummies it may modify
+    commons: dict[str, tuple[tuple[str, ir.Type, tuple[int, ...] | None], ...]]  # block -> slots
+
+
+def _assigned_names(unit: ir.Unit) -> set[str]:
+    out: set[str] = set()
+    for s in unit.statements():
+        if isinstance(s, ir.Assign):
+            t = s.target
+            while isinstance(t, ir.Substring):
+                t = t.base
+            if isinstance(t, ir.Name):
+                out.add(t.name)
+        elif isinstance(s, ir.Do):
+            out.add(s.var)
+        elif isinstance(s, ir.Io) and s.kind == "read":
+            for e in s.items:
+                for x in e.walk():
+                    if isinstance(x, ir.Name):
+                        out.add(x.name)
+            for k, e in s.specs:
+                if k in ("IOSTAT",) and isinstance(e, ir.Name):
+                    out.add(e.name)
+    return out
+
+
+def program_facts(program: ir.Program) -> ProgramFacts:
+    """Modified dummies (transitively through calls) and COMMON block slots."""
+    units = {u.name: u for u in program.units}
+    memo: dict[str, frozenset[int]] = {}
+
+    def modified(name: str, stack: tuple[str, ...] = ()) -> frozenset[int]:
+        if name in memo:
+            return memo[name]
+        u = units.get(name)
+        if u is None or name in stack:
+            return frozenset()
+        names = _assigned_names(u)
+        for s in u.statements():
+            if isinstance(s, ir.Call) and s.name in units:
+                callee = modified(s.name, stack + (name,))
+                for k, a in enumerate(s.args):
+                    if k in callee and isinstance(a, ir.Name):
+                        names.add(a.name)
+        out = frozenset(k for k, d in enumerate(u.args) if d in names)
+        memo[name] = out
+        return out
+
+    mods = {n: modified(n) for n in units}
+    commons: dict[str, tuple] = {}
+    for u in program.units:
+        for c in u.commons:
+            slots = []
+            for m in c.members:
+                sym = u.symbol(m)
+                shape = None
+                if sym is not None and sym.is_array:
+                    shape = sym.shape
+                slots.append((m, sym.type if sym else ir.REAL, shape))
+            prev = commons.get(c.name)
+            if prev is None:
+                commons[c.name] = tuple(slots)
+            elif [(t, s) for _, t, s in prev] != [(t, s) for _, t, s in slots]:
+                label = f"/{c.name}/" if c.name else "blank COMMON"
+                raise UnsupportedError(
+                    f"COMMON {label} is declared with other members here than in another unit "
+                    "(storage association across different layouts is outside the runtime's subset)",
+                    c.span.file, c.span.first)
+    return ProgramFacts(units, mods, commons)
+
+
+# --------------------------------------------------------------------------- emitter
+
+
+class Emitter:
+    """Python source lines with indentation and a map back to Fortran lines."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.linemap: dict[int, tuple[str, int]] = {}
+        self.level = 0
+        self.where: tuple[str, int] | None = None
+        self._n = 0
+
+    def __call__(self, text: str) -> None:
+        self.lines.append("    " * self.level + text)
+        if self.where is not None:
+            self.linemap[len(self.lines)] = self.where
+
+    def indent(self) -> "_Indent":
+        return _Indent(self)
+
+    def fresh(self, stem: str) -> str:
+        self._n += 1
+        return f"_{stem}{self._n}"
+
+    @property
+    def source(self) -> str:
+        return "\n".join(self.lines) + "\n"
+
+
+class _Indent:
+    def __init__(self, em: Emitter):
+        self.em = em
+
+    def __enter__(self) -> None:
+        self.em.level += 1
+
+    def __exit__(self, *exc) -> None:
+        self.em.level -= 1
+
+
+# --------------------------------------------------------------------------- expressions
+
+Code = tuple[str, ir.Type, bool]  # Python code, Fortran type, vector?
+
+_REL = {"==": "==", "/=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
+
+
+class ExprGen:
+    """Typed translation of expressions.  Subclasses decide how names and
+    array elements are read (:meth:`name`, :meth:`element`)."""
+
+    def __init__(self, unit: ir.Unit, facts: ProgramFacts, em: Emitter):
+        self.unit = unit
+        self.facts = facts
+        self.em = em
+        self.subst: dict[str, Code] = {}  # statement function dummies being expanded
+        self.span: ir.Span | None = None
+
+    # ---------------------------------------------------------------- hooks
+
+    def name(self, name: str) -> Code:
+        return (f"v_{name}", self.type_of_name(name), False)
+
+    def element(self, e: ir.Index) -> Code:
+        subs = ", ".join(self.int_expr(s) for s in e.subscripts)
+        return (f"a_{e.name}.g({subs})", self.type_of_name(e.name), False)
+
+    def external(self, e: ir.FuncRef) -> Code:
+        raise unsupported(f"a reference to function {e.name}", self.span)
+
+    # ---------------------------------------------------------------- typing
+
+    def type_of_name(self, name: str) -> ir.Type:
+        sym = self.unit.symbol(name)
+        if sym is None:
+            raise UnsupportedError(f"{name} is not declared", self.span.file if self.span else None,
+                                   self.span.first if self.span else None)
+        return sym.type
+
+    def type_of(self, e: ir.Expr) -> ir.Type:
+        def nt(n: str) -> ir.Type | None:
+            if n in self.subst:
+                return self.subst[n][1]
+            sym = self.unit.symbol(n)
+            if sym is not None and sym.kind == "function" and n in self.facts.units:
+                u = self.facts.units[n]
+                return u.result_type or sym.type
+            return sym.type if sym else None
+
+        t = type_of(e, nt)
+        if t is None:
+            raise unsupported("an expression of unknown type", self.span)
+        return t
+
+    # ---------------------------------------------------------------- translation
+
+    def int_expr(self, e: ir.Expr) -> str:
+        c, t, v = self.expr(e)
+        return it.convert(c, t, ir.INTEGER, v) if it.kind(t) != "i" else c
+
+    def typed(self, e: ir.Expr, t: ir.Type) -> str:
+        c, et, v = self.expr(e)
+        if t.base == "character":
+            return c
+        return it.convert(c, et, t, v)
+
+    def expr(self, e: ir.Expr) -> Code:
+        if isinstance(e, ir.Const):
+            return (it.const_code(e), e.type, False)
+        if isinstance(e, ir.Name):
+            if e.name in self.subst:
+                return self.subst[e.name]
+            sym = self.unit.symbol(e.name)
+            if sym is not None and sym.kind == "parameter" and isinstance(sym.value, ir.Const):
+                return (it.const_code(sym.value), sym.value.type, False)
+            if sym is not None and sym.is_array:
+                raise unsupported(f"whole array {e.name} in an expression", self.span)
+            return self.name(e.name)
+        if isinstance(e, ir.Index):
+            return self.element(e)
+        if isinstance(e, ir.UnOp):
+            c, t, v = self.expr(e.operand)
+            if e.op == "not":
+                return ((f"(~{c})" if v else f"(not {c})"), ir.LOGICAL, v)
+            return ((f"(-{c})" if e.op == "-" else c), t, v)
+        if isinstance(e, ir.BinOp):
+            return self.binop(e)
+        if isinstance(e, ir.FuncRef):
+            return self.funcref(e)
+        if isinstance(e, ir.Substring):
+            base, bt, v = self.expr(e.base)
+            lo = self.int_expr(e.lower) if e.lower is not None else "1"
+            hi = self.int_expr(e.upper) if e.upper is not None else ""
+            return (f"{base}[{lo} - 1:{hi}]", ir.Type("character", 0), False)
+        if isinstance(e, ir.OpaqueExpr):
+            raise unsupported(f"expression {e.text!r} ({e.reason})", self.span)
+        raise unsupported(f"expression {type(e).__name__}", self.span)
+
+    def binop(self, e: ir.BinOp) -> Code:
+        op = e.op
+        if op == "**":
+            base = self.expr(e.left)
+            expo = self.expr(e.right)
+            const = e.right.value if isinstance(e.right, ir.Const) and type(e.right.value) is int else None
+            if it.kind(base[1]) in ("r4", "r8") and isinstance(e.right, ir.Const) and \
+                    it.kind(e.right.type) in ("r4", "r8") and float(e.right.value) in (1.0, 2.0):
+                # gcc folds pow(x, 1.0) and pow(x, 2.0) into x and x*x
+                tt = it.widest_type(base[1], e.right.type)
+                b = it.convert(base[0], base[1], tt, base[2])
+                if float(e.right.value) == 1.0:
+                    return (b, tt, base[2])
+                return (it.power_code((b, tt, base[2]), ("2", ir.INTEGER, False), 2, self.em.fresh("pw"))[0],
+                        tt, base[2])
+            code, t = it.power_code(base, expo, const, self.em.fresh("pw"))
+            return (code, t, base[2] or expo[2])
+        left, right = self.expr(e.left), self.expr(e.right)
+        lc, lt, lv = left
+        rc, rt, rv = right
+        vec = lv or rv
+        if op == "//":
+            return (f"({lc} + {rc})", ir.Type("character", 0), False)
+        if op in ("and", "or"):
+            if vec:
+                return (f"({lc} {'&' if op == 'and' else '|'} {rc})", ir.LOGICAL, True)
+            return (f"({lc} {op} {rc})", ir.LOGICAL, False)
+        if op in ("eqv", "neqv"):
+            return (f"({lc} {'==' if op == 'eqv' else '!='} {rc})", ir.LOGICAL, vec)
+        if op in _REL:
+            if lt.base == "character" or rt.base == "character":
+                return (f"_streq({lc}, {rc}, {op!r})", ir.LOGICAL, False)
+            t = it.widest_type(lt, rt)
+            a, b = it.convert(lc, lt, t, lv), it.convert(rc, rt, t, rv)
+            return (f"({a} {_REL[op]} {b})", ir.LOGICAL, vec)
+        t = it.widest_type(lt, rt)
+        a, b = it.convert(lc, lt, t, lv), it.convert(rc, rt, t, rv)
+        k = it.kind(t)
+        if op == "/":
+            if k == "i":
+                return ((f"vidiv({a}, {b})" if vec else f"idiv({a}, {b})"), t, vec)
+            if k == "r8" and not vec and not _nonzero_const(e.right):
+                return (f"ddiv({a}, {b})", t, False)
+        return (f"({a} {op} {b})", t, vec)
+
+    def funcref(self, e: ir.FuncRef) -> Code:
+        if e.kind == "statement":
+            return self.statement_function(e)
+        if e.kind == "intrinsic" or (e.name not in self.facts.units and it.canonical_name(e.name) in it.INTRINSICS):
+            args = [self.expr(a) for a in e.args]
+            try:
+                code, t = it.call_code(e.name, args)
+            except UnsupportedError as exc:
+                raise UnsupportedError(exc.message, self.span.file if self.span else None,
+                                       self.span.first if self.span else None) from None
+            return (code, t, any(v for _, _, v in args))
+        return self.external(e)
+
+    def statement_function(self, e: ir.FuncRef) -> Code:
+        sf = next((s for s in self.unit.stmt_functions if s.name == e.name), None)
+        if sf is None:
+            raise unsupported(f"statement function {e.name} without a definition", self.span)
+        if len(sf.args) != len(e.args):
+            raise UnsupportedError(f"statement function {e.name} takes {len(sf.args)} argument(s)",
+                                   self.span.file if self.span else None, self.span.first if self.span else None)
+        bound: dict[str, Code] = {}
+        for d, a in zip(sf.args, e.args):
+            c, t, v = self.expr(a)
+            dt = self.type_of_name(d)
+            bound[d] = (it.convert(c, t, dt, v) if dt.base != "character" else c, dt, v)
+        saved = self.subst
+        self.subst = {**saved, **bound}
+        try:
+            c, t, v = self.expr(sf.expr)
+        finally:
+            self.subst = saved
+        rt = self.type_of_name(sf.name)
+        return (it.convert(c, t, rt, v) if rt.base != "character" else c, rt, v)
+
+
+def _nonzero_const(e: ir.Expr) -> bool:
+    return isinstance(e, ir.Const) and isinstance(e.value, (int, float)) and e.value != 0
+
+
+# --------------------------------------------------------------------------- statements
+
+
+class _Goto(Exception):
+    """A jump to ``label`` leaving a nested loop (caught by the statement
+    list that holds the label)."""
+
+    def __init__(self, label: int):
+        super().__init__(label)
+        self.label = label
+
+
+class StopProgram(Exception):
+    """A STOP statement: ends the program (every rank runs it)."""
+
+    def __init__(self, code=None):
+        super().__init__(code)
+        self.code = code
+
+
+@dataclass
+class Translation:
+    """The source of one unit's function and what the executor needs with it."""
+
+    unit: str
+    function: str
+    source: str
+    linemap: dict[int, tuple[str, int]]
+    formats: list  # parsed FORMATs referenced by index from the code
+    directives: list  # executable HPF directives (REDISTRIBUTE/REALIGN) by index
+    phase_scalars: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]  # phase line -> (ins, outs)
+    saved: tuple[str, ...] = ()  # SAVE'd and DATA scalars, in the order of the frame's list
+
+
+def _labels_in(stmts: tuple[ir.Stmt, ...]) -> set[int]:
+    return {s.label for s in stmts if s.label is not None}
+
+
+def _jump_targets(stmts: Iterable[ir.Stmt]) -> set[int]:
+    out: set[int] = set()
+    for s in ir.walk(tuple(stmts)):
+        if isinstance(s, ir.Goto):
+            out.add(s.target)
+        elif isinstance(s, ir.ArithIf):
+            out |= {s.neg, s.zero, s.pos}
+        elif isinstance(s, ir.ComputedGoto):
+            out |= set(s.targets)
+    return out
+
+
+def scalar_names(stmts: Iterable[ir.Stmt], unit: ir.Unit) -> tuple[set[str], set[str]]:
+    """Scalar variables read and written in ``stmts`` (locals, dummies, COMMON)."""
+    read: set[str] = set()
+    written: set[str] = set()
+
+    def scalar(n: str) -> bool:
+        sym = unit.symbol(n)
+        return sym is not None and not sym.is_array and sym.kind == "variable"
+
+    def reads(e: ir.Expr) -> None:
+        for x in e.walk():
+            if isinstance(x, ir.Name) and scalar(x.name):
+                read.add(x.name)
+            if isinstance(x, ir.FuncRef) and x.kind == "statement":
+                sf = next((s for s in unit.stmt_functions if s.name == x.name), None)
+                if sf is not None:
+                    for y in sf.expr.walk():
+                        if isinstance(y, ir.Name) and scalar(y.name) and y.name not in sf.args:
+                            read.add(y.name)
+
+    for s in ir.walk(tuple(stmts)):
+        if isinstance(s, ir.Assign):
+            t = s.target
+            while isinstance(t, ir.Substring):
+                if t.lower is not None:
+                    reads(t.lower)
+                if t.upper is not None:
+                    reads(t.upper)
+                t = t.base
+            if isinstance(t, ir.Name):
+                if scalar(t.name):
+                    written.add(t.name)
+            else:
+                for sub in t.subscripts:  # type: ignore[union-attr]
+                    reads(sub)
+            reads(s.value)
+        elif isinstance(s, ir.Do):
+            written.add(s.var)
+            for e in s.exprs():
+                reads(e)
+        else:
+            for e in s.exprs():
+                reads(e)
+    return read, written
+
+
+class UnitTranslator:
+    """Translates one unit (see the module docstring)."""
+
+    def __init__(self, unit: ir.Unit, facts: ProgramFacts, phase_lines: set[int] = frozenset(),
+                 instrument: bool = False):
+        self.unit = unit
+        self.facts = facts
+        self.phase_lines = set(phase_lines)
+        self.instrument = instrument
+        self.em = Emitter()
+        self.ex = ExprGen(unit, facts, self.em)
+        self.formats: list = []
+        self._format_index: dict[object, int] = {}
+        self.directives: list = []
+        self.phase_scalars: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = {}
+        self.format_text = {s.label: s.text for s in unit.statements()
+                            if isinstance(s, ir.Io) and s.kind == "format" and s.label is not None}
+        self.dispatch: list[tuple[str, dict[int, int]]] = []  # open dispatchers: (pc name, label -> segment)
+        self.loop_depth_at: list[int] = []  # python loop depth when each dispatcher opened
+        self.loop_depth = 0
+        self.common_scalars: list[tuple[str, str, int]] = []  # (name, block var, slot)
+        self.saved: list[str] = []
+
+    # ---------------------------------------------------------------- helpers
+
+    def at(self, span: ir.Span) -> None:
+        self.em.where = (span.file, span.first)
+        self.ex.span = span
+
+    def sym(self, name: str) -> ir.Symbol | None:
+        return self.unit.symbol(name)
+
+    def is_array(self, name: str) -> bool:
+        s = self.sym(name)
+        return s is not None and s.is_array
+
+    def scalar_var(self, name: str) -> bool:
+        s = self.sym(name)
+        return s is not None and not s.is_array and s.kind == "variable"
+
+    # ---------------------------------------------------------------- the unit
+
+    def translate(self) -> Translation:
+        u, em = self.unit, self.em
+        if u.kind == "blockdata":
+            raise UnsupportedError("BLOCK DATA has no executable code", u.span.file, u.span.first)
+        self.at(u.span)
+        for op in u.opaque_decls:
+            self.at(op.span)
+            if op.reason and "preprocessor" not in op.reason:
+                raise unsupported(f"{op.text.strip()!r} ({op.reason})", op.span)
+        if u.equivalences:
+            raise unsupported("EQUIVALENCE", u.span)
+        params = []
+        for d in u.args:
+            s = self.sym(d)
+            if s is None or s.kind in ("subroutine", "function") and not s.is_array:
+                raise unsupported(f"dummy procedure {d}", u.span)
+            params.append(("a_" if s.is_array else "v_") + d)
+        fname = f"u_{u.name}"
+        em(f"def {fname}(_rt{''.join(', ' + p for p in params)}):")
+        with em.indent():
+            self.prologue()
+            self.block(u.body)
+            self.at(ir.Span(u.span.file, u.span.last, u.span.last))
+            self.epilogue()
+        return Translation(u.name, fname, em.source, em.linemap, self.formats, self.directives,
+                           self.phase_scalars, tuple(self.saved))
+
+    def prologue(self) -> None:
+        u, em = self.unit, self.em
+        arrays = [d for d in u.args if self.is_array(d)]
+        scalar_dummies = [d for d in u.args if not self.is_array(d)]
+        int_scalars = [d for d in scalar_dummies if self.sym(d).type.base == "integer"]
+        for sym in u.arrays:
+            if sym.type.base == "character":
+                raise unsupported(f"CHARACTER array {sym.name}", sym.span or u.span)
+        em(f"_f = _rt.enter({u.name!r}, ({''.join(f'({a!r}, a_{a}), ' for a in arrays)}), "
+           f"{{{', '.join(f'{d!r}: v_{d}' for d in int_scalars)}}})")
+        for sym in u.arrays:
+            em(f"a_{sym.name} = _f.a[{sym.name!r}]")
+        # COMMON scalars
+        for c in u.commons:
+            blk = self.em.fresh("cm")
+            em(f"{blk} = _f.common({c.name!r})")
+            for k, m in enumerate(c.members):
+                if self.scalar_var(m):
+                    self.common_scalars.append((m, blk, k))
+        self.load_commons()
+        common_names = {m for m, _, _ in self.common_scalars}
+        # SAVE'd and DATA-initialized scalars persist in the frame (the
+        # executor sets their DATA values once)
+        persistent = [s.name for s in u.symbols if self.scalar_var(s.name) and not s.dummy
+                      and s.name not in common_names and (s.save or s.in_data)]
+        self.saved = persistent
+        if persistent:
+            em("_sv = _f.saved")
+            for k, n in enumerate(persistent):
+                em(f"v_{n} = _sv[{k}]")
+        for s in u.symbols:
+            if self.scalar_var(s.name) and not s.dummy and s.name not in common_names and s.name not in persistent:
+                if s.name == u.result or s.kind == "variable":
+                    em(f"v_{s.name} = {it.zero_code(s.type)}")
+        if u.kind == "function" and u.result and not self.scalar_var(u.result):
+            em(f"v_{u.result} = {it.zero_code(u.result_type or ir.REAL)}")
+
+    def load_commons(self) -> None:
+        for m, blk, k in self.common_scalars:
+            self.em(f"v_{m} = {blk}[{k}]")
+
+    def store_commons(self) -> None:
+        for m, blk, k in self.common_scalars:
+            self.em(f"{blk}[{k}] = v_{m}")
+
+    def epilogue(self) -> None:
+        u, em = self.unit, self.em
+        self.store_commons()
+        for k, n in enumerate(self.saved):
+            em(f"_sv[{k}] = v_{n}")
+        em("_rt.leave(_f)")
+        outs = [f"v_{d}" if not self.is_array(d) else "None" for d in u.args]
+        if u.kind == "function":
+            outs.insert(0, f"v_{u.result or u.name}")
+        em(f"return ({', '.join(outs)}{',' if outs else ''})")
+
+    # ---------------------------------------------------------------- blocks and jumps
+
+    def block(self, stmts: tuple[ir.Stmt, ...]) -> None:
+        targets = _labels_in(stmts) & self.all_targets
+        if not targets:
+            for s in stmts:
+                self.stmt(s)
+            if not stmts:
+                self.em("pass")
+            return
+        em = self.em
+        pc = em.fresh("pc")
+        segments: list[list[ir.Stmt]] = [[]]
+        seg_of: dict[int, int] = {}
+        for s in stmts:
+            if s.label in targets and segments[-1]:
+                segments.append([])
+            if s.label in targets:
+                seg_of[s.label] = len(segments) - 1
+            segments[-1].append(s)
+        em(f"{pc} = 0")
+        em("while True:")
+        with em.indent():
+            em("try:")
+            with em.indent():
+                self.dispatch.append((pc, seg_of))
+                self.loop_depth_at.append(self.loop_depth)
+                for k, seg in enumerate(segments):
+                    em(f"if {pc} <= {k}:")
+                    with em.indent():
+                        for s in seg:
+                            self.stmt(s)
+                self.dispatch.pop()
+                self.loop_depth_at.pop()
+                em("break")
+            em("except _Goto as _g:")
+            with em.indent():
+                table = "{" + ", ".join(f"{lab}: {k}" for lab, k in sorted(seg_of.items())) + "}"
+                em(f"{pc} = {table}.get(_g.label, -1)")
+                em(f"if {pc} < 0:")
+                with em.indent():
+                    em("raise")
+
+    @property
+    def all_targets(self) -> set[int]:
+        if not hasattr(self, "_targets"):
+            self._targets = _jump_targets(self.unit.body)
+        return self._targets
+
+    def goto(self, label: int) -> None:
+        """A jump: ``continue`` into the dispatcher of the innermost statement
+        list when no Python loop lies between, else an exception that the
+        list holding the label catches."""
+        for k in range(len(self.dispatch) - 1, -1, -1):
+            pc, seg_of = self.dispatch[k]
+            if label in seg_of:
+                if k == len(self.dispatch) - 1 and self.loop_depth_at[k] == self.loop_depth:
+                    self.em(f"{pc} = {seg_of[label]}")
+                    self.em("continue")
+                else:
+                    self.em(f"raise _Goto({label})")
+                return
+        raise unsupported(f"GO TO {label} (no such label where the jump can reach it)", self.ex.span)
+
+    # ---------------------------------------------------------------- statements
+
+    def stmt(self, s: ir.Stmt) -> None:
+        self.at(s.span)
+        calls_out = self.common_scalars and not isinstance(s, ir.Call) and any(
+            isinstance(x, ir.FuncRef) and x.kind != "intrinsic" and x.kind != "statement"
+            for e in s.exprs() for x in e.walk())
+        if calls_out:
+            self.store_commons()
+        self.stmt1(s)
+        if calls_out:
+            self.load_commons()
+
+    def stmt1(self, s: ir.Stmt) -> None:
+        em = self.em
+        if isinstance(s, ir.Do) and s.span.first in self.phase_lines:
+            self.phase(s)
+        elif isinstance(s, ir.Assign):
+            self.assign(s.target, s.value)
+        elif isinstance(s, ir.Do):
+            self.do(s)
+        elif isinstance(s, ir.DoWhile):
+            self.count_loop_entry(s.span)
+            c = self.ex.typed(s.cond, ir.LOGICAL)
+            em(f"while {c}:")
+            self.loop_depth += 1
+            with em.indent():
+                self.count_trip(s.span)
+                self.block(s.body)
+            self.loop_depth -= 1
+        elif isinstance(s, ir.If):
+            self.if_(s)
+        elif isinstance(s, ir.Goto):
+            self.goto(s.target)
+        elif isinstance(s, ir.ArithIf):
+            v = em.fresh("ai")
+            c, t, _ = self.ex.expr(s.expr)
+            em(f"{v} = {c}")
+            em(f"if {v} < 0:")
+            with em.indent():
+                self.goto(s.neg)
+            em(f"elif {v} == 0:")
+            with em.indent():
+                self.goto(s.zero)
+            em("else:")
+            with em.indent():
+                self.goto(s.pos)
+        elif isinstance(s, ir.ComputedGoto):
+            v = em.fresh("cg")
+            em(f"{v} = {self.ex.int_expr(s.expr)}")
+            for k, lab in enumerate(s.targets):
+                em(f"{'if' if k == 0 else 'elif'} {v} == {k + 1}:")
+                with em.indent():
+                    self.goto(lab)
+        elif isinstance(s, ir.Continue):
+            em("pass")
+        elif isinstance(s, ir.Call):
+            self.call(s)
+        elif isinstance(s, ir.Return):
+            self.epilogue()
+        elif isinstance(s, ir.Stop):
+            self.store_commons()
+            code = "None" if s.code is None else self.ex.expr(s.code)[0]
+            em(f"raise StopProgram({code})")
+        elif isinstance(s, ir.Io):
+            self.io(s)
+        elif isinstance(s, ir.Directive):
+            self.directive(s)
+        elif isinstance(s, ir.Opaque):
+            raise unsupported(f"{s.text.strip()!r} ({s.reason})", s.span)
+        else:
+            raise unsupported(f"statement {type(s).__name__}", s.span)
+
+    def assign(self, target: ir.Expr, value: ir.Expr) -> None:
+        em = self.em
+        if isinstance(target, ir.Name):
+            if not self.scalar_var(target.name) and not (self.unit.kind == "function" and target.name == (self.unit.result or self.unit.name)):
+                raise unsupported(f"assignment to {target.name}", self.ex.span)
+            t = self.ex.type_of_name(target.name)
+            if t.base == "character":
+                c, _, _ = self.ex.expr(value)
+                em(f"v_{target.name} = _pad({c}, {t.size})")
+            else:
+                em(f"v_{target.name} = {self.ex.typed(value, t)}")
+            return
+        if isinstance(target, ir.Index):
+            t = self.ex.type_of_name(target.name)
+            subs = ", ".join(self.ex.int_expr(x) for x in target.subscripts)
+            em(f"a_{target.name}.s({self.ex.typed(value, t)}, {subs})")
+            return
+        if isinstance(target, ir.Substring) and isinstance(target.base, ir.Name):
+            n = target.base.name
+            t = self.ex.type_of_name(n)
+            lo = self.ex.int_expr(target.lower) if target.lower is not None else "1"
+            hi = self.ex.int_expr(target.upper) if target.upper is not None else str(t.size)
+            c, _, _ = self.ex.expr(value)
+            em(f"v_{n} = _subset(v_{n}, {lo}, {hi}, {c})")
+            return
+        raise unsupported("this assignment target", self.ex.span)
+
+    def do(self, s: ir.Do) -> None:
+        em = self.em
+        var_t = self.ex.type_of_name(s.var)
+        if it.kind(var_t) != "i":
+            self.real_do(s, var_t)
+            return
+        start, end = self.ex.int_expr(s.start), self.ex.int_expr(s.end)
+        step = "1" if s.step is None else self.ex.int_expr(s.step)
+        r = em.fresh("r")
+        if step == "1":
+            em(f"{r} = range({start}, {end} + 1)")
+        else:
+            st = em.fresh("st")
+            em(f"{st} = {step}")
+            em(f"if {st} == 0:")
+            with em.indent():
+                em("raise _fault('DO loop with a zero step')")
+            em(f"{r} = range({start}, {end} + (1 if {st} > 0 else -1), {st})")
+        self.count_loop_entry(s.span, f"len({r})")
+        em(f"for v_{s.var} in {r}:")
+        self.loop_depth += 1
+        with em.indent():
+            self.block(s.body)
+        self.loop_depth -= 1
+        em("else:")
+        with em.indent():
+            em(f"v_{s.var} = {r}.start + len({r}) * {r}.step")
+
+    def real_do(self, s: ir.Do, t: ir.Type) -> None:
+        """A DO loop with a REAL variable (obsolescent): the trip count is
+        computed once, the variable incremented by the step each time."""
+        em = self.em
+        a, b = self.ex.typed(s.start, t), self.ex.typed(s.end, t)
+        st = "1" if s.step is None else self.ex.typed(s.step, t)
+        n, step = em.fresh("n"), em.fresh("st")
+        em(f"{step} = {it.convert(st, ir.INTEGER, t, False) if s.step is None else st}")
+        em(f"v_{s.var} = {a}")
+        em(f"{n} = max(0, int(({b} - v_{s.var} + {step}) / {step}))")
+        self.count_loop_entry(s.span, n)
+        k = em.fresh("k")
+        em(f"for {k} in range({n}):")
+        self.loop_depth += 1
+        with em.indent():
+            self.block(s.body)
+            em(f"v_{s.var} = v_{s.var} + {step}")
+        self.loop_depth -= 1
+
+    def if_(self, s: ir.If) -> None:
+        em = self.em
+        first = True
+        for b in s.branches:
+            self.at(b.span)
+            if b.cond is None:
+                em("else:")
+            else:
+                c = self.ex.typed(b.cond, ir.LOGICAL)
+                if self.instrument:
+                    c = f"_rt.branch({b.span.file!r}, {b.span.first}, {c})"
+                em(f"{'if' if first else 'elif'} {c}:")
+            first = False
+            with em.indent():
+                self.block(b.body)
+
+    # ---------------------------------------------------------------- calls
+
+    def call(self, s: ir.Call) -> None:
+        em = self.em
+        callee = self.facts.units.get(s.name)
+        if callee is None or callee.kind != "subroutine":
+            raise unsupported(f"CALL {s.name} (not a subroutine of the program)", s.span)
+        args, writeback = self.actuals(s.name, callee, s.args, s.span)
+        self.store_commons()
+        r = em.fresh("res")
+        em(f"{r} = _U[{s.name!r}](_rt{''.join(', ' + a for a in args)})")
+        for k, target in writeback:
+            self.store_result(f"{r}[{k}]", target)
+        self.load_commons()
+
+    def actuals(self, name: str, callee: ir.Unit, args: tuple[ir.Expr, ...], span: ir.Span
+                ) -> tuple[list[str], list[tuple[int, ir.Expr]]]:
+        if len(args) != len(callee.args):
+            raise UnsupportedError(f"{name} takes {len(callee.args)} argument(s), {len(args)} given",
+                                   span.file, span.first)
+        out: list[str] = []
+        writeback: list[tuple[int, ir.Expr]] = []
+        modified = self.facts.modified.get(name, frozenset())
+        offset = 1 if callee.kind == "function" else 0
+        for k, (d, a) in enumerate(zip(callee.args, args)):
+            dsym = callee.symbol(d)
+            if dsym is not None and dsym.is_array:
+                if isinstance(a, ir.Name) and self.is_array(a.name):
+                    out.append(f"a_{a.name}")
+                elif isinstance(a, ir.Index) and self.is_array(a.name):
+                    subs = ", ".join(self.ex.int_expr(x) for x in a.subscripts)
+                    out.append(f"_rt.element(a_{a.name}, ({subs},))")
+                else:
+                    raise unsupported(f"passing a scalar to array dummy {d} of {name}", span)
+                continue
+            if isinstance(a, ir.Name) and self.is_array(a.name):
+                raise unsupported(f"passing array {a.name} to scalar dummy {d} of {name}", span)
+            c, t, _ = self.ex.expr(a)
+            if dsym is not None and dsym.type.base not in ("character",) and t.base != "character" \
+                    and it.kind(t) != it.kind(dsym.type):
+                c = it.convert(c, t, dsym.type, False)
+            out.append(c)
+            if k in modified and (isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.scalar_var(a.name))):
+                writeback.append((k + offset, a))
+        return out, writeback
+
+    def store_result(self, code: str, target: ir.Expr) -> None:
+        if isinstance(target, ir.Name):
+            self.em(f"v_{target.name} = {code}")
+        else:
+            assert isinstance(target, ir.Index)
+            subs = ", ".join(self.ex.int_expr(x) for x in target.subscripts)
+            self.em(f"a_{target.name}.s({code}, {subs})")
+
+    # ---------------------------------------------------------------- phases
+
+    def phase(self, s: ir.Do) -> None:
+        em = self.em
+        read, written = scalar_names((s,), self.unit)
+        ins = tuple(sorted(read | written))
+        outs = tuple(sorted(written))
+        self.phase_scalars[s.span.first] = (ins, outs)
+        p = em.fresh("ph")
+        em(f"{p} = _rt.phase(_f, {s.span.first})")
+        em(f"if {p}.fast:")
+        with em.indent():
+            call = f"{p}.run({', '.join('v_' + n for n in ins)})"
+            if outs:
+                em(f"{', '.join('v_' + n for n in outs)}, = {call}")
+            else:
+                em(call)
+        em("else:")
+        with em.indent():
+            em(f"with {p}:")
+            with em.indent():
+                self.do(s)
+
+    # ---------------------------------------------------------------- I/O
+
+    def io(self, s: ir.Io) -> None:
+        em = self.em
+        if s.kind == "format":
+            return
+        if s.kind not in ("print", "write"):
+            raise unsupported(f"{s.kind.upper()} statements", s.span)
+        unit = "6"
+        if s.unit is not None:
+            if isinstance(s.unit, ir.Const) and s.unit.value in (6, 0, "*"):
+                unit = "0" if s.unit.value == 0 else "6"
+            else:
+                raise unsupported(f"output to unit {s.text!r} (only * and 6)", s.span)
+        bad = [k for k, _ in s.specs if k not in ("FMT", "UNIT")]
+        if bad:
+            raise unsupported(f"the {bad[0]}= specifier", s.span)
+        fmt = self.format_ref(s)
+        lst = em.fresh("io")
+        em(f"{lst} = []")
+        for item in s.items:
+            self.io_item(item, lst)
+        em(f"_rt.write({unit}, {fmt}, {lst})")
+
+    def format_ref(self, s: ir.Io) -> str:
+        if s.fmt == "*":
+            return "None"
+        if isinstance(s.fmt, int):
+            text = self.format_text.get(s.fmt)
+            if text is None:
+                raise unsupported(f"format label {s.fmt} (no FORMAT with that label)", s.span)
+        elif isinstance(s.fmt, str):
+            text = s.fmt
+        elif isinstance(s.fmt, ir.Const) and isinstance(s.fmt.value, str):
+            text = s.fmt.value
+        else:
+            raise unsupported("a format held in a variable", s.span)
+        if text not in self._format_index:
+            try:
+                parsed = parse_format(text)
+            except UnsupportedError as exc:
+                raise UnsupportedError(exc.message, s.span.file, s.span.first) from None
+            self._format_index[text] = len(self.formats)
+            self.formats.append(parsed)
+        return f"_FMT[{self._format_index[text]}]"
+
+    def io_item(self, item: ir.Expr, lst: str) -> None:
+        em = self.em
+        if isinstance(item, ir.ImpliedDo):
+            start, end = self.ex.int_expr(item.start), self.ex.int_expr(item.end)
+            step = "1" if item.step is None else self.ex.int_expr(item.step)
+            em(f"for v_{item.var} in range({start}, {end} + (1 if {step} > 0 else -1), {step}):")
+            with em.indent():
+                for x in item.items:
+                    self.io_item(x, lst)
+            return
+        if isinstance(item, ir.Name) and self.is_array(item.name):
+            em(f"{lst}.append((a_{item.name}, 'array'))")
+            return
+        c, t, _ = self.ex.expr(item)
+        em(f"{lst}.append(({c}, {it.kind(t)!r}))")
+
+    # ---------------------------------------------------------------- directives
+
+    def directive(self, s: ir.Directive) -> None:
+        for d in parse_directive(s):
+            if isinstance(d, hm.Independent):
+                continue
+            if isinstance(d, (hm.Redistribute, hm.Realign)):
+                self.directives.append(d)
+                self.em(f"_rt.directive(_f, {len(self.directives) - 1})")
+            elif isinstance(d, hm.Unsupported):
+                continue
+            else:
+                raise unsupported(f"HPF directive {type(d).__name__.upper()} among executable statements", s.span)
+
+    # ---------------------------------------------------------------- profiling
+
+    def count_loop_entry(self, span: ir.Span, trips: str | None = None) -> None:
+        if self.instrument:
+            self.em(f"_rt.loop({span.file!r}, {span.first}, {trips if trips is not None else 'None'})")
+
+    def count_trip(self, span: ir.Span) -> None:
+        if self.instrument:
+            self.em(f"_rt.trip({span.file!r}, {span.first})")
+
+
+class _SeqExpr(ExprGen):
+    """Expressions of sequential code: external functions are called."""
+
+    def __init__(self, tr: "UnitTranslator"):
+        super().__init__(tr.unit, tr.facts, tr.em)
+        self.tr = tr
+
+    def external(self, e: ir.FuncRef) -> Code:
+        callee = self.facts.units.get(e.name)
+        if callee is None or callee.kind != "function":
+            raise unsupported(f"a reference to function {e.name} (not a FUNCTION of the program)", self.span)
+        if self.facts.modified.get(e.name):
+            raise unsupported(f"function {e.name}, which modifies its arguments", self.span)
+        args, _ = self.tr.actuals(e.name, callee, e.args, self.span)  # type: ignore[arg-type]
+        t = callee.result_type or self.type_of_name(e.name)
+        return (f"_U[{e.name!r}](_rt{''.join(', ' + a for a in args)})[0]", t, False)
+
+
+def translate_unit(unit: ir.Unit, facts: ProgramFacts, phase_lines: set[int] = frozenset(),
+                   instrument: bool = False) -> Translation:
+    """The Python translation of ``unit`` (see the module docstring)."""
+    tr = UnitTranslator(unit, facts, phase_lines, instrument)
+    tr.ex = _SeqExpr(tr)
+    return tr.translate()
+
+
+# --------------------------------------------------------------------------- helpers of the generated code
+
+
+def _pad(s: str, n: int) -> str:
+    return s[:n].ljust(n) if n else s
+
+
+def _subset(s: str, lo: int, hi: int, value: str) -> str:
+    n = hi - lo + 1
+    return s[: lo - 1] + value[:n].ljust(n) + s[hi:]
+
+
+def _streq(a: str, b: str, op: str) -> bool:
+    n = max(len(a), len(b))
+    a, b = a.ljust(n), b.ljust(n)
+    return {"==": a == b, "/=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
+
+
+def _fault(message: str):
+    from ..errors import RuntimeFault
+
+    return RuntimeFault(message)
+
+
+GENERATED_HELPERS = {"_Goto": _Goto, "StopProgram": StopProgram, "_pad": _pad, "_subset": _subset,
+                     "_streq": _streq, "_fault": _fault}
