@@ -1,13 +1,86 @@
-"""`autodist run` (not built yet)."""
+"""`autodist run FILE... [-np N] [--report FILE.json] [--dump FILE.npz] [--verify]`.
+
+Runs an HPF-annotated program on ``N`` MPI ranks (starting ``mpiexec`` from
+the MPI that mpi4py uses, or in place when already launched by mpiexec),
+prints its output as the program prints it, and writes what was measured.
+See :mod:`autodist.runtime.runner`.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from ..errors import UsageError
+from ..runtime.launch import DEFAULT_TIMEOUT
 
 
 def configure(parser) -> None:
-    parser.add_argument("args", nargs="*")
+    parser.add_argument("files", nargs="+", metavar="FILE", help="Fortran 77 source files (with HPF directives)")
+    parser.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
+                        help="search DIR for INCLUDE files (repeatable)")
+    parser.add_argument("-np", "--nprocs", dest="nprocs", type=int, default=None, metavar="N",
+                        help="number of MPI ranks (default: the running MPI job's size, else 1)")
+    parser.add_argument("--report", metavar="FILE.json", default=None,
+                        help="per phase and per rank: time, elements, bytes and messages; remaps; modes")
+    parser.add_argument("--dump", metavar="FILE.npz", default=None,
+                        help="final values of every array (global view, keys UNIT.NAME)")
+    parser.add_argument("--verify", action="store_true",
+                        help="compare every array and printed value with a sequential run and gfortran (exit 1 "
+                             "on a mismatch)")
+    parser.add_argument("--rtol", type=float, default=1e-12, help="relative error allowed by --verify (default 1e-12)")
+    parser.add_argument("--no-gfortran", action="store_true", help="--verify without the gfortran reference")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SEC",
+                        help=f"kill the job after SEC seconds (default {DEFAULT_TIMEOUT:g})")
+    parser.add_argument("--no-vectorize", action="store_true",
+                        help="run every phase as translated scalar code (slower; for comparisons)")
+    parser.add_argument("--replicated", action="store_true",
+                        help="run every phase on replicated data (no owner-computes distribution)")
+
+
+def _request(args):
+    from ..runtime.runner import RunRequest
+
+    for f in args.files:
+        if not Path(f).is_file():
+            raise UsageError(f"{f}: no such file")
+    if args.nprocs is not None and args.nprocs < 1:
+        raise UsageError(f"-np: the number of ranks must be positive, not {args.nprocs}")
+    if args.timeout <= 0:
+        raise UsageError("--timeout must be positive")
+    if not 0 <= args.rtol < 1:
+        raise UsageError("--rtol must be in [0, 1)")
+    for out in (args.report, args.dump):
+        if out is not None and any(Path(out).resolve() == Path(f).resolve() for f in args.files):
+            raise UsageError(f"{out}: refusing to overwrite an input file")
+    return RunRequest(files=tuple(args.files), include_dirs=tuple(args.include), report=args.report,
+                      dump=args.dump, verify=args.verify, rtol=args.rtol, vectorize=not args.no_vectorize,
+                      distribute=not args.replicated, gfortran=not args.no_gfortran, quiet=args.quiet,
+                      timeout=args.timeout)
+
+
+def _rank_main(req) -> int:
+    from mpi4py import MPI
+
+    from ..runtime.runner import run_on_ranks
+
+    comm = MPI.COMM_WORLD
+    return run_on_ranks(req, comm)
 
 
 def run(args) -> int:
-    raise UsageError("'autodist run' is not available yet")
+    import sys
+
+    from ..runtime.launch import in_mpi_job, spmd
+
+    req = _request(args)
+    if in_mpi_job():
+        from mpi4py import MPI
+
+        size = MPI.COMM_WORLD.Get_size()
+        if args.nprocs is not None and args.nprocs != size:
+            raise UsageError(f"-np {args.nprocs}, but this MPI job has {size} rank(s)")
+        nprocs = size
+    else:
+        nprocs = args.nprocs or 1
+    argv = ["run", *sys.argv[sys.argv.index("run") + 1:]] if "run" in sys.argv else ["run", *args.files]
+    return spmd(argv, nprocs, _rank_main, req, timeout=args.timeout)

@@ -60,9 +60,9 @@ class Comms:
         key = ("remap", src, dst, np.dtype(dtype).str, src_ghosts, dst_ghosts)
         return self.plan(key, lambda: redistribute_plan(src, dst, self.comm, dtype, src_ghosts, dst_ghosts))
 
-    def gather_plan(self, layout: Layout, dtype, ghosts):
-        key = ("gather", layout, np.dtype(dtype).str, ghosts)
-        return self.plan(key, lambda: gather_plan(layout, self.comm, dtype, None, ghosts))
+    def gather_plan(self, layout: Layout, dtype, ghosts, root: int | None = None):
+        key = ("gather", layout, np.dtype(dtype).str, ghosts, root)
+        return self.plan(key, lambda: gather_plan(layout, self.comm, dtype, root, ghosts))
 
     def bcast_element(self, value, root: int, dtype, region: str):
         """``value`` (given on ``root``) on every rank; counted in ``region``."""
@@ -254,12 +254,19 @@ class RtArray:
         self.dist = out
         self._refresh()
 
-    def full(self, region: str = "gather") -> np.ndarray:
-        """The whole array on every rank (Fortran order; a collective)."""
-        if self.whole:
+    def full(self, region: str = "gather", root: int | None = None) -> np.ndarray | None:
+        """The whole array (Fortran order) on every rank, or on ``root`` only
+        (None elsewhere).  A collective."""
+        if self.whole and (root is None or self.comms.rank == root) and self._everywhere():
             return np.asfortranarray(self.dist.interior).copy()
-        plan = self.comms.gather_plan(self.layout, self.dtype, self.dist.ghosts)
-        return plan.execute(self.local, None, self.comms.stats, region)
+        plan = self.comms.gather_plan(self.layout, self.dtype, self.dist.ghosts, root)
+        out = plan.execute(self.local, None, self.comms.stats, region)
+        return out if root is None or self.comms.rank == root else None
+
+    def _everywhere(self) -> bool:
+        """Every rank holds the whole array (no communication to gather it)."""
+        own = self.dist.ownership
+        return own.active == self.comms.size and all(a.kind == "replicated" for a in own.axes)
 
     def keep_part(self, whole: np.ndarray) -> None:
         """Set this rank's part from the whole array (every rank passes the same)."""

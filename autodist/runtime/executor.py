@@ -95,7 +95,7 @@ class Executor:
     """Runs one program on the ranks of ``comm`` (see the module docstring)."""
 
     def __init__(self, program: ir.Program, analysis: ProgramAnalysis, comm, options: RunOptions = RunOptions(),
-                 out: TextIO | None = None, profiler=None):
+                 out: TextIO | None = None, profiler=None, translations: dict[str, Translation] | None = None):
         self.program = program
         self.analysis = analysis
         self.options = options
@@ -121,7 +121,10 @@ class Executor:
         self.locals: dict[tuple[str, str], RtArray] = {}
         self.labels: dict[int, str] = {}  # id(RtArray) -> UNIT.NAME for dumps
         self.phase_modes: dict[str, tuple[str, str, tuple[str, ...]]] = {}
-        self._translate()
+        self.remap_log: dict[str, tuple[str, int, str, str, str]] = {}
+        self.predicted: dict[str, list[int]] = {}  # phase region -> elements each rank must receive
+        self.executions: dict[str, int] = {}  # region -> times it ran
+        self._translate(translations)
         from .phases import Planner
 
         self.planner = Planner(self)
@@ -129,12 +132,14 @@ class Executor:
 
     # ---------------------------------------------------------------- setup
 
-    def _translate(self) -> None:
+    def _translate(self, given: dict[str, Translation] | None) -> None:
         for u in self.program.units:
             if u.kind == "blockdata":
                 continue
-            lines = {line for (unit, line) in self.phases if unit == u.name}
-            tr = translate_unit(u, self.facts, lines, self.options.instrument)
+            if given is not None and u.name in given:
+                tr = given[u.name]
+            else:
+                tr = translate_unit(u, self.facts, phase_lines(self.analysis, u.name), self.options.instrument)
             self.translations[u.name] = tr
             filename = f"<autodist {u.name}>"
             ns = {**it.HELPERS, **GENERATED_HELPERS, "_U": self.functions, "_FMT": tr.formats}
@@ -378,7 +383,11 @@ class Executor:
             except KeyError:
                 continue
             if old != new and new.bounds == arr.bounds:
-                arr.remap(new, region=f"remap {frame.unit.name}:{line} {name}")
+                region = f"remap {frame.unit.name}:{line} {name}"
+                self.remap_log.setdefault(region, (frame.unit.name, line, name, old.distribute_str(),
+                                                   new.distribute_str()))
+                self.executions[region] = self.executions.get(region, 0) + 1
+                arr.remap(new, region=region)
 
     # ---------------------------------------------------------------- phases
 
@@ -427,12 +436,31 @@ class Executor:
             out[arr.label] = arr
         return dict(sorted(out.items()))
 
-    def gather_arrays(self) -> dict[str, np.ndarray]:
-        """The final values of every array, whole, on every rank (collective)."""
-        return {k: a.full(region="dump") for k, a in self.arrays().items()}
+    def gather_arrays(self, root: int | None = 0) -> dict[str, np.ndarray] | None:
+        """The final values of every array, whole, on ``root`` (every rank
+        when None; None elsewhere).  A collective."""
+        out = {k: a.full(region="dump", root=root) for k, a in self.arrays().items()}
+        return out if root is None or self.rank == root else None
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def phase_lines(analysis: ProgramAnalysis, unit: str) -> set[int]:
+    """First lines of the loop phases of ``unit``."""
+    return {ph.span.first for ph in analysis.procedure(unit).phases if ph.kind == "loop"}
+
+
+def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument: bool = False
+                      ) -> dict[str, Translation]:
+    """Every unit's translation (raises :class:`UnsupportedError` for a
+    construct outside the runtime's subset, before anything runs)."""
+    facts = program_facts(program)
+    if program.main is None:
+        raise UnsupportedError("the program has no main program unit",
+                               program.files[0] if program.files else None)
+    return {u.name: translate_unit(u, facts, phase_lines(analysis, u.name), instrument)
+            for u in program.units if u.kind != "blockdata"}
 
 
 def _zero(t: ir.Type):

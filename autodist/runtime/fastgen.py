@@ -169,9 +169,13 @@ class FastGen:
         body(f"return ({''.join('v_' + n + ', ' for n in sh.outs)})")
         head = [f"def {self.name}(_c{''.join(', v_' + n for n in sh.ins)}):"]
         head += [f"    S_{name} = _c.store[{name!r}]" for name in self.plan.store]
-        head += ["    " + line for line in self.prelude]
+        first = len(head)
+        head += ["    " + line for line, _ in self.prelude]
         shift = len(head)
         self.linemap = {k + shift: v for k, v in body.linemap.items()}
+        for k, (_, where) in enumerate(self.prelude):
+            if where is not None:
+                self.linemap[first + k + 1] = where
         return "\n".join(head + body.lines) + "\n"
 
     def final_value(self, lp: LoopNode) -> None:
@@ -409,6 +413,7 @@ class FastGen:
         for node in self.shape.stmts:
             if not self.plan.executes.get(node.id, False):
                 continue
+            self.em.where = (node.stmt.span.file, node.stmt.span.first)
             for x in self._refs(node):
                 st = self.plan.store[x.name]
                 for d, sub in enumerate(x.subscripts):
@@ -424,6 +429,7 @@ class FastGen:
         v = n.var
         seen = set()
         for node in self.stmts_under(n):
+            self.em.where = (node.stmt.span.file, node.stmt.span.first)
             for x in self._refs(node):
                 st = self.plan.store[x.name]
                 for d, sub in enumerate(x.subscripts):
@@ -487,6 +493,7 @@ class FastGen:
         # selectors of references whose offsets are fixed during the phase
         for node in stmts:
             self.group = self.stmt_group[node.id]
+            setup.where = (node.stmt.span.file, node.stmt.span.first)
             for x in self._refs(node):
                 st = self.plan.store[x.name]
                 for d, sub in enumerate(x.subscripts):
@@ -508,10 +515,12 @@ class FastGen:
                         setup(f"{name} = {sel} if _n{self.group.gid} else None")
             self.group = None
         if hoist:
-            self.prelude.extend(setup.lines)
+            self.prelude.extend((line, setup.linemap.get(k + 1)) for k, line in enumerate(setup.lines))
         else:
-            for line in setup.lines:
+            for k, line in enumerate(setup.lines):
                 em.lines.append(line)
+                if k + 1 in setup.linemap:
+                    em.linemap[len(em.lines)] = setup.linemap[k + 1]
         for c in inner.children:
             self.vector_node(c, None)
         self.cur, self.chain, self.axes, self.vector_privates = [], set(), [], set()

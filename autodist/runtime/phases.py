@@ -229,21 +229,30 @@ class Planner:
             sets = {node.id: {} for node in shape.stmts}
             self._finish(plan, frame, sets, {n.id: True for n in shape.stmts}, {}, {})
             return plan
+        self._predicted: list[int] = []
         try:
             return self._distributed(frame, shape, layouts, region)
         except _Fallback as why:
-            plan = PhasePlan("replicated", str(why), region, shape)
-            return plan
+            return PhasePlan("replicated", str(why), region, shape, predicted=self._predicted)
 
     def _distributed(self, frame, shape: PhaseShape, layouts: dict[str, Layout], region: str) -> PhasePlan:
         ex = self.ex
         nranks, rank = ex.nprocs, ex.rank
         phase = shape.phase
-        mapped = {n: lay for n, lay in layouts.items() if not _everyone_whole(lay, nranks)}
+        # every array, held whole or not: a statement writing an array that
+        # every rank holds runs on every rank, over all its iterations
+        mapped = dict(layouts)
         parts = statement_partitions(phase, mapped, nranks)
         part_of = {id(p): q for p, q in zip(phase.patterns, parts)}
         loops = phase_loops(phase)
         bounds = {n: frame.a[n].bounds for n in layouts}
+        needs = phase_needs(phase, mapped, bounds, nranks)
+        pieces: dict[str, list[tuple[Section, ...]]] = {}
+        for name, per in needs.items():
+            own = ownership(mapped[name], nranks)
+            pieces[name] = [disjoint_pieces(per[r], own.owned(r) if own.holds(r) else None) for r in range(nranks)]
+        predicted = [sum(p.count() for name in pieces for p in pieces[name][r]) for r in range(nranks)]
+        self._predicted = predicted
         # per statement, per rank: the partitioned variables' values (None: runs nothing)
         per_rank: dict[int, list[dict[str, IndexSet] | None]] = {}
         guards: dict[int, list[tuple[int, IndexSet]]] = {}
@@ -260,13 +269,7 @@ class Planner:
         combine = [(n, op) for n, op in shape.reductions.items() if op in ("max", "min")
                    and any(part_of[id(s.pattern)].home is not None for s in shape.stmts
                            if isinstance(s.stmt.target, ir.Name) and s.stmt.target.name == n)]
-        needs = phase_needs(phase, mapped, bounds, nranks)
-        pieces: dict[str, list[tuple[Section, ...]]] = {}
-        for name, per in needs.items():
-            own = ownership(mapped[name], nranks)
-            pieces[name] = [disjoint_pieces(per[r], own.owned(r) if own.holds(r) else None) for r in range(nranks)]
         written = self._written(shape, per_rank, part_of, mapped, nranks, loops)
-        predicted = [sum(p.count() for name in pieces for p in pieces[name][r]) for r in range(nranks)]
         pipeline_pieces = self._hazards(shape, pieces, written, mapped, part_of, nranks, combine)
         mode = "pipelined" if pipeline_pieces else "distributed"
         plan = PhasePlan(mode, "", region, shape, combine=combine, predicted=predicted)
@@ -429,7 +432,9 @@ class Planner:
         written = {n.stmt.target.name for n in shape.stmts if isinstance(n.stmt.target, ir.Index)}
         for name in _arrays_of(shape):
             arr = frame.a[name]
-            mine = pieces.get(name, [()] * nranks)[rank] if pieces else ()
+            mine = tuple(pieces[name][rank]) if name in pieces else ()
+            if name in pipeline_pieces:
+                mine += tuple(pipeline_pieces[name][rank])
             use = ArrayUse(name, written=name in written)
             window = self._placement(arr, mine)
             if window is not None:
@@ -589,7 +594,7 @@ class PhaseRun:
     def __exit__(self, exc_type, exc, tb):
         stats = self.ex.comms.stats
         stats.region(self.region).compute_time += time.perf_counter() - self.t0
-        stats.region(self.region).calls += 1
+        self.ex.executions[self.region] = self.ex.executions.get(self.region, 0) + 1
         if exc_type is None or issubclass(exc_type, _Goto):
             for arr, layout in reversed(self.moved):
                 arr.remap(layout, region=self.region)
@@ -601,7 +606,7 @@ class PhaseRun:
         ex, frame, plan = self.ex, self.frame, self.plan
         stats = ex.comms.stats
         reg = stats.region(self.region)
-        reg.calls += 1
+        ex.executions[self.region] = ex.executions.get(self.region, 0) + 1
         moved = []
         if plan.mode == "replicated":
             for n in self.names:
@@ -613,6 +618,8 @@ class PhaseRun:
         else:
             inner = plan
         ex.phase_modes.setdefault(self.region, (plan.mode, plan.reason, plan.shape.vectorized))
+        if plan.predicted:
+            ex.predicted.setdefault(self.region, plan.predicted)
         ctx = _Store()
         windows = []
         for name, use in inner.uses.items():
@@ -648,7 +655,9 @@ class PhaseRun:
             names = plan.shape.outs
             for name, op in inner.combine:
                 k = names.index(name)
-                outs[k] = allreduce(ex.comms.comm, outs[k], op, stats, self.region)
+                value = allreduce(ex.comms.comm, outs[k], op, stats, self.region)
+                outs[k] = type(outs[k])(np.asarray(value).reshape(()).item() if not isinstance(outs[k], np.generic)
+                                        else np.asarray(value).reshape(())[()])
             outs = tuple(outs)
         for arr, layout in reversed(moved):
             arr.remap(layout, region=self.region)

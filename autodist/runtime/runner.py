@@ -1,0 +1,210 @@
+"""One ``autodist run`` on the ranks of a communicator.
+
+:func:`run_on_ranks` is what every rank executes: rank 0 reads, analyzes and
+translates the program (so that an error in the source is reported once,
+before anything runs) and broadcasts the result; every rank runs it; rank 0
+writes the report (:mod:`autodist.runtime.runreport`) and the dump, and with
+``verify`` compares the run with a sequential run and with gfortran
+(:mod:`autodist.runtime.verify`).  The exit status is the same on every rank.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TextIO
+
+import numpy as np
+
+from ..errors import AutodistError
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """What to run and what to produce."""
+
+    files: tuple[str, ...]
+    include_dirs: tuple[str, ...] = ()
+    report: str | None = None
+    dump: str | None = None
+    verify: bool = False
+    rtol: float = 1e-12
+    vectorize: bool = True
+    distribute: bool = True
+    gfortran: bool = True
+    quiet: bool = False
+    timeout: float = 600.0
+
+
+@dataclass
+class RunOutcome:
+    """What rank 0 knows after the run."""
+
+    status: int = 0
+    stop: object = None
+    report: dict | None = None
+    arrays: dict | None = None
+    messages: list[str] = field(default_factory=list)
+
+
+def prepare(files, include_dirs=(), instrument: bool = False):
+    """Read, analyze and translate: (program, analysis, translations)."""
+    from ..analysis import analyze
+    from ..frontend import read_program
+    from .executor import translate_program
+
+    program = read_program(list(files), include_dirs=list(include_dirs))
+    analysis = analyze(program)
+    return program, analysis, translate_program(program, analysis, instrument)
+
+
+def _shared(comm, build):
+    """``build()`` on rank 0, broadcast; an error there is raised on rank 0
+    and ends the other ranks quietly (status 2)."""
+    rank = comm.Get_rank()
+    value, error = None, None
+    if rank == 0:
+        try:
+            value = build()
+        except AutodistError as exc:
+            error = exc
+    if comm.Get_size() > 1:
+        error_flag = comm.bcast(error is not None, root=0)
+        if error_flag:
+            if rank == 0:
+                raise error  # type: ignore[misc]
+            return None
+        value = comm.bcast(value, root=0)
+    elif error is not None:
+        raise error
+    return value
+
+
+def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
+    """Run the program of ``req`` on ``comm`` (see the module docstring)."""
+    from .executor import Executor, RunOptions
+
+    out = out if out is not None else sys.stdout
+    rank = comm.Get_rank()
+    prepared = _shared(comm, lambda: prepare(req.files, req.include_dirs))
+    if prepared is None:
+        return 2
+    program, analysis, translations = prepared
+    tee = io.StringIO() if req.verify else None
+    stream = _Tee(out, tee) if tee is not None else out
+    options = RunOptions(vectorize=req.vectorize, distribute=req.distribute)
+    ex = Executor(program, analysis, comm, options, out=stream, translations=translations)
+    comm.Barrier()
+    t0 = time.perf_counter()
+    stop = ex.run()
+    seconds = comm.allreduce(time.perf_counter() - t0, op=_max())
+    outcome = RunOutcome(stop=stop)
+    per_rank = ex.comms.stats.gather(comm, root=0)
+    predicted = comm.gather(ex.predicted, root=0)
+    executions = ex.executions
+    if req.report and rank == 0:
+        from .runreport import build_report
+
+        merged: dict[str, list[int]] = {}
+        for d in predicted or []:
+            merged.update(d)
+        outcome.report = build_report(per_rank, analysis, ex.phase_modes, ex.remap_log, merged, executions,
+                                      program.files, comm.Get_size(), seconds, stop)
+        _write_json(req.report, outcome.report)
+    need_arrays = req.dump is not None or req.verify
+    arrays = ex.gather_arrays(root=0) if need_arrays else None
+    bounds = {k: a.bounds for k, a in ex.arrays().items()}
+    if rank == 0 and req.dump is not None:
+        _write_npz(req.dump, arrays)
+    status = _stop_status(stop)
+    if req.verify:
+        ok = None
+        if rank == 0:
+            ok = _verify(req, program, analysis, translations, arrays, bounds, tee.getvalue())  # type: ignore[union-attr]
+        ok = comm.bcast(ok, root=0) if comm.Get_size() > 1 else ok
+        if not ok:
+            status = 1
+    if rank == 0 and not req.quiet:
+        where = f"; report {req.report}" if req.report else ""
+        print(f"autodist: ran {', '.join(program.files)} on {comm.Get_size()} rank(s) in {seconds:.3g} s{where}",
+              file=sys.stderr)
+    return status
+
+
+def _max():
+    from mpi4py import MPI
+
+    return MPI.MAX
+
+
+class _Tee:
+    """Writes to the program's stdout and keeps a copy."""
+
+    def __init__(self, *streams):
+        self.streams = [s for s in streams if s is not None]
+
+    def write(self, text: str) -> int:
+        for s in self.streams:
+            s.write(text)
+        return len(text)
+
+    def flush(self) -> None:
+        for s in self.streams:
+            s.flush()
+
+
+def _stop_status(stop) -> int:
+    """gfortran's exit status for ``STOP code``: the integer code, else 0."""
+    if isinstance(stop, int) and not isinstance(stop, bool):
+        return stop & 0xFF
+    return 0
+
+
+def _write_json(path: str, doc: dict) -> None:
+    from ..fileio import write_atomically
+
+    write_atomically(Path(path), (json.dumps(doc, indent=1),))
+
+
+def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.tmp.npz")
+    np.savez(tmp, **arrays)
+    tmp.replace(target)
+
+
+def _verify(req: RunRequest, program, analysis, translations, arrays, bounds, printed: str) -> bool:
+    """Rank 0: compare with a sequential run and with gfortran; says how on stderr."""
+    from mpi4py import MPI
+
+    from .executor import Executor, RunOptions
+    from .verify import compare_arrays, compare_output, gfortran_available, run_gfortran
+
+    buf = io.StringIO()
+    seq = Executor(program, analysis, MPI.COMM_SELF, RunOptions(vectorize=req.vectorize), out=buf,
+                   translations=translations)
+    seq.run()
+    ref = seq.gather_arrays(root=0)
+    ok = True
+    checks = [("the sequential run", compare_arrays(arrays, ref, bounds, req.rtol) or
+               compare_output(printed, buf.getvalue(), req.rtol))]
+    if req.gfortran and gfortran_available():
+        try:
+            g = run_gfortran(program, req.include_dirs, req.timeout)
+            mism = compare_arrays(arrays, g.arrays, bounds, req.rtol) or compare_output(printed, g.stdout, req.rtol)
+            checks.append((f"gfortran ({len(g.arrays)} array(s) and the output)", mism))
+        except (RuntimeError, OSError) as exc:
+            print(f"autodist: verify: gfortran reference skipped: {exc}", file=sys.stderr)
+    for what, mism in checks:
+        if mism is None:
+            print(f"autodist: verify: same results as {what}", file=sys.stderr)
+        else:
+            ok = False
+            print(f"autodist: verify: MISMATCH with {what}: {mism}", file=sys.stderr)
+    return ok
+

@@ -1,0 +1,179 @@
+"""The JSON report of ``autodist run --report`` and its reader.
+
+Built on rank 0 from every rank's :class:`~autodist.runtime.stats.CommStats`
+(gathered after the run) and the executor's record of how each phase ran.
+Format (``version`` 1)::
+
+    {"version": 1, "program": ["adi.f"], "nprocs": 4, "seconds": 0.21,
+     "stop": null,
+     "phases": [{"procedure": "ADI", "id": 4, "file": "adi.f", "first_line": 53,
+                 "last_line": 58, "mode": "pipelined", "reason": "",
+                 "vectorized": [["I"]], "executions": 10,
+                 "predicted_elements_received": [0, 512, 512, 512],
+                 "ranks": [{"rank": 0, "compute_time": ..., "comm_time": ...,
+                            "elements_sent": ..., "elements_received": ...,
+                            "bytes_sent": ..., "bytes_received": ...,
+                            "messages_sent": ..., "messages_received": ...}, ...]}],
+     "remaps": [{"procedure": "ADI", "line": 50, "array": "X", "from": "(*,BLOCK)",
+                 "to": "(BLOCK,*)", "executions": 10, "ranks": [...]}],
+     "other": [{"region": "scalar access", "ranks": [...]}],
+     "totals": [...per rank...]}
+
+Counters are per rank and summed over every execution of the region;
+``executions`` is how many times the region ran (the same on every rank:
+control flow outside phases is replicated);
+``predicted_elements_received`` is, per rank, what one execution must
+receive by :func:`autodist.mapping.iterations.phase_needs`.  ``mode`` is
+``distributed``, ``pipelined``, ``replicated`` (gathered on every rank) or
+``inline`` (outside the vectorizable subset, run on replicated data);
+``reason`` says why a phase was not distributed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..analysis.model import ProgramAnalysis
+
+_FIELDS = ("compute_time", "comm_time", "elements_sent", "elements_received", "bytes_sent", "bytes_received",
+           "messages_sent", "messages_received")
+
+
+def _rank_rows(per_rank: list[dict], region: str) -> list[dict]:
+    rows = []
+    for r, d in enumerate(per_rank):
+        reg = d["regions"].get(region, {})
+        rows.append({"rank": r, **{k: reg.get(k, 0) for k in _FIELDS}})
+    return rows
+
+
+def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: dict, remap_log: dict,
+                 predicted: dict[str, list[int]], executions: dict[str, int], files: tuple[str, ...],
+                 nprocs: int, seconds: float, stop) -> dict[str, Any]:
+    """The report (see the module docstring) from every rank's counters."""
+    phases = []
+    used: set[str] = set()
+    for proc in analysis.procedures:
+        for ph in proc.phases:
+            if ph.kind != "loop":
+                continue
+            region = f"{proc.name}:{ph.id}"
+            used.add(region)
+            mode, reason, vec = phase_modes.get(region, ("not run", "", ()))
+            phases.append({
+                "procedure": proc.name, "id": ph.id, "file": ph.span.file, "first_line": ph.span.first,
+                "last_line": ph.span.last, "mode": mode, "reason": reason,
+                "vectorized": [list(c) for c in vec], "executions": executions.get(region, 0),
+                "predicted_elements_received": predicted.get(region, []),
+                "ranks": _rank_rows(per_rank, region),
+            })
+    remaps = []
+    for region, (unit, line, array, src, dst) in sorted(remap_log.items(), key=lambda kv: (kv[1][0], kv[1][1])):
+        used.add(region)
+        remaps.append({"procedure": unit, "line": line, "array": array, "from": src, "to": dst,
+                       "executions": executions.get(region, 0), "ranks": _rank_rows(per_rank, region)})
+    others = sorted({k for d in per_rank for k in d["regions"]} - used)
+    other = [{"region": k, "ranks": _rank_rows(per_rank, k)} for k in others]
+    totals = []
+    for r, d in enumerate(per_rank):
+        row = {"rank": r, **{k: 0 for k in _FIELDS}}
+        for reg in d["regions"].values():
+            for k in _FIELDS:
+                row[k] += reg.get(k, 0)
+        totals.append(row)
+    return {"version": 1, "program": list(files), "nprocs": nprocs, "seconds": seconds,
+            "stop": stop if stop is None or isinstance(stop, (int, str)) else str(stop),
+            "phases": phases, "remaps": remaps, "other": other, "totals": totals}
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class RegionRecord:
+    """Counters of one region on one rank."""
+
+    rank: int
+    compute_time: float
+    comm_time: float
+    elements_sent: int
+    elements_received: int
+    bytes_sent: int
+    bytes_received: int
+    messages_sent: int
+    messages_received: int
+
+
+@dataclass(frozen=True)
+class PhaseRecord:
+    procedure: str
+    id: int
+    first_line: int
+    last_line: int
+    mode: str
+    reason: str
+    executions: int
+    ranks: tuple[RegionRecord, ...]
+    predicted_elements_received: tuple[int, ...] = ()
+    vectorized: tuple[tuple[str, ...], ...] = ()
+
+    @property
+    def key(self) -> str:
+        return f"{self.procedure}:{self.id}"
+
+    @property
+    def elements_received(self) -> tuple[int, ...]:
+        return tuple(r.elements_received for r in self.ranks)
+
+
+@dataclass(frozen=True)
+class RemapRecord:
+    procedure: str
+    line: int
+    array: str
+    source: str
+    target: str
+    executions: int
+    ranks: tuple[RegionRecord, ...]
+
+    @property
+    def elements_received(self) -> tuple[int, ...]:
+        return tuple(r.elements_received for r in self.ranks)
+
+
+@dataclass(frozen=True)
+class RunReport:
+    """What ``autodist run`` reports, parsed (see :func:`parse_report`)."""
+
+    status: int
+    stdout: str
+    stderr: str
+    nprocs: int = 0
+    seconds: float = 0.0
+    phases: tuple[PhaseRecord, ...] = ()
+    remaps: tuple[RemapRecord, ...] = ()
+    raw: dict = field(default_factory=dict, compare=False, repr=False)
+    arrays: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def phase(self, procedure: str, pid: int) -> PhaseRecord:
+        for p in self.phases:
+            if p.procedure == procedure and p.id == pid:
+                return p
+        raise KeyError(f"{procedure}:{pid}")
+
+
+def _regions(rows: list[dict]) -> tuple[RegionRecord, ...]:
+    return tuple(RegionRecord(**{k: row[k] for k in ("rank",) + _FIELDS}) for row in rows)
+
+
+def parse_report(raw: dict, status: int = 0, stdout: str = "", stderr: str = "", arrays=None) -> RunReport:
+    """A :class:`RunReport` from the JSON document (and the run's output)."""
+    phases = tuple(PhaseRecord(p["procedure"], p["id"], p["first_line"], p["last_line"], p["mode"], p["reason"],
+                               p["executions"], _regions(p["ranks"]), tuple(p.get("predicted_elements_received", ())),
+                               tuple(tuple(c) for c in p.get("vectorized", ())))
+                   for p in raw.get("phases", ()))
+    remaps = tuple(RemapRecord(r["procedure"], r["line"], r["array"], r["from"], r["to"], r["executions"],
+                               _regions(r["ranks"])) for r in raw.get("remaps", ()))
+    return RunReport(status, stdout, stderr, raw.get("nprocs", 0), raw.get("seconds", 0.0), phases, remaps, raw,
+                     arrays or {})

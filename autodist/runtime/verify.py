@@ -1,0 +1,178 @@
+"""Verification of a run: the same arrays and printed values as a reference.
+
+References: a sequential run of the same program under the runtime (P = 1)
+and, where gfortran is installed, the gfortran-compiled original.  The
+original is compiled as is (HPF directives are comments) from a temporary
+copy with a few statements added before the main program's END that write
+each of its arrays (its own and its COMMON arrays) to a stream file, so that
+arrays are compared too, not only what the program prints.
+
+Comparison: every element within a relative error of ``rtol`` (default
+1e-12; NaN equals NaN), and every number the program prints (the other
+words of the output must be identical).  The first mismatch is reported with
+the array, the Fortran index and both values.
+
+gfortran is run with ``-O2 -nostdinc``: without ``-nostdinc`` gfortran
+pre-includes glibc's ``math-vector-fortran.h`` and, where it vectorizes a
+loop, calls libmvec's SIMD versions of SIN, COS, EXP, LOG and POW, which
+round differently from the scalar libm calls of a sequential program (and
+of the runtime); everything else about ``-O2`` stays.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from .. import ir
+from .storage import numpy_dtype
+
+DEFAULT_RTOL = 1e-12
+GFORTRAN_FLAGS = ("-O2", "-nostdinc")
+_FIRST_UNIT = 71
+
+
+@dataclass(frozen=True)
+class Mismatch:
+    """The first difference found."""
+
+    what: str  # "array" | "output"
+    where: str  # array name and Fortran index, or output token position
+    got: str
+    expected: str
+
+    def __str__(self) -> str:
+        return f"{self.what} {self.where}: {self.got} here, {self.expected} in the reference"
+
+
+def _close(a, b, rtol: float) -> np.ndarray:
+    a = np.asarray(a)
+    b = np.asarray(b)
+    if a.dtype.kind in "biu" and b.dtype.kind in "biu":
+        return a == b
+    both_nan = np.isnan(a) & np.isnan(b) if a.dtype.kind in "fc" and b.dtype.kind in "fc" else False
+    scale = np.maximum(np.abs(a), np.abs(b))
+    with np.errstate(all="ignore"):
+        ok = (a == b) | (np.abs(a - b) <= rtol * scale)
+    return ok | both_nan
+
+
+def compare_arrays(got: dict[str, np.ndarray], expected: dict[str, np.ndarray], bounds: dict[str, tuple],
+                   rtol: float = DEFAULT_RTOL) -> Mismatch | None:
+    """The first element (in name order, then Fortran order) that differs."""
+    for name in sorted(expected):
+        if name not in got:
+            continue
+        a, b = np.asarray(got[name]), np.asarray(expected[name])
+        if a.shape != b.shape:
+            return Mismatch("array", name, f"shape {a.shape}", f"shape {b.shape}")
+        ok = _close(a, b, rtol)
+        if not np.all(ok):
+            flat = np.flatnonzero(~ok.reshape(-1, order="F"))[0]
+            pos = np.unravel_index(flat, a.shape, order="F")
+            lows = [lo for lo, _ in bounds.get(name, [(1, 1)] * a.ndim)]
+            idx = ",".join(str(int(p) + lo) for p, lo in zip(pos, lows))
+            return Mismatch("array", f"{name}({idx})", repr(a[pos].item()), repr(b[pos].item()))
+    return None
+
+
+_NUMBER = re.compile(r"^[+-]?(\d+\.?\d*|\.\d+)([EeDd]?[+-]\d+)?$")
+
+
+def _number(tok: str) -> float | None:
+    if not _NUMBER.match(tok):
+        return None
+    t = tok.upper().replace("D", "E")
+    m = re.match(r"^([+-]?[\d.]+)([+-]\d+)$", t)
+    if m and "E" not in t:
+        t = f"{m.group(1)}E{m.group(2)}"
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def compare_output(got: str, expected: str, rtol: float = DEFAULT_RTOL) -> Mismatch | None:
+    """Printed values: numbers within ``rtol``, every other word identical."""
+    a, b = got.split(), expected.split()
+    for k, (x, y) in enumerate(zip(a, b)):
+        if x == y:
+            continue
+        nx, ny = _number(x), _number(y)
+        if nx is None or ny is None or not bool(_close(nx, ny, rtol)):
+            return Mismatch("output", f"word {k + 1}", repr(x), repr(y))
+    if len(a) != len(b):
+        return Mismatch("output", "length", f"{len(a)} words", f"{len(b)} words")
+    return None
+
+
+# --------------------------------------------------------------------------- gfortran
+
+
+def gfortran_available() -> str | None:
+    return shutil.which("gfortran")
+
+
+def _dump_lines(arrays: list[str]) -> list[str]:
+    """Statements writing ``arrays`` to ``fort.71``, ``fort.72``, ...
+    (they fit in fixed form: six blanks, at most 72 columns)."""
+    lines = []
+    for k, name in enumerate(arrays):
+        u = _FIRST_UNIT + k
+        lines += [f"      OPEN({u},ACCESS='STREAM',FORM='UNFORMATTED')", f"      WRITE({u}) {name}",
+                  f"      CLOSE({u})"]
+    return lines
+
+
+@dataclass(frozen=True)
+class GfortranRun:
+    stdout: str
+    arrays: dict[str, np.ndarray]
+    status: int
+
+
+def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
+                 gfortran: str | None = None) -> GfortranRun:
+    """Compile the program with gfortran (arrays of the main program dumped
+    at its END) and run it."""
+    gf = gfortran or gfortran_available()
+    if gf is None:
+        raise FileNotFoundError("gfortran is not installed")
+    main = program.main
+    arrays = [s.name for s in main.arrays if s.type.base != "character"]
+    with tempfile.TemporaryDirectory(prefix="autodist-gfortran-") as tmp:
+        tmpd = Path(tmp)
+        sources = []
+        for k, f in enumerate(dict.fromkeys(u.span.file for u in program.units)):
+            text = Path(f).read_text().splitlines()
+            if f == main.span.file and arrays:
+                end = main.span.last - 1
+                text = text[:end] + _dump_lines(arrays) + text[end:]
+            out = tmpd / f"src{k}_{Path(f).name}"
+            out.write_text("\n".join(text) + "\n")
+            sources.append(out)
+        incs = [f"-I{Path(f).resolve().parent}" for f in program.files] + [f"-I{d}" for d in include_dirs]
+        exe = tmpd / "prog"
+        build = subprocess.run([gf, *GFORTRAN_FLAGS, *dict.fromkeys(incs), "-o", str(exe), *map(str, sources)],
+                               capture_output=True, text=True, timeout=timeout)
+        if build.returncode != 0:
+            raise RuntimeError(f"gfortran could not compile the program: {build.stderr.strip()[-500:]}")
+        run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=timeout, cwd=tmp)
+        got: dict[str, np.ndarray] = {}
+        for k, name in enumerate(arrays):
+            path = tmpd / f"fort.{_FIRST_UNIT + k}"
+            if not path.exists():
+                continue  # the program stopped before its END
+            sym = main.symbol(name)
+            data = np.fromfile(path, dtype=numpy_dtype(sym.type))
+            shape = sym.shape
+            if shape is None or data.size != int(np.prod(shape)):
+                continue
+            got[f"{main.name}.{name}"] = data.reshape(shape, order="F")
+        return GfortranRun(run.stdout, got, run.returncode)
