@@ -1,4 +1,4 @@
-"""Read the measured frequencies written by ``autodist profile`` (JSON).
+"""Read and write the measured frequencies of ``autodist profile`` (JSON).
 
 Format (keys are ``file:line`` of the DO / IF / ELSE IF statement)::
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Sequence
 
 from ..errors import UsageError
 from .model import BranchStats, LoopStats, ProfileData
@@ -35,3 +36,21 @@ def load_profile_data(path: str | Path) -> ProfileData:
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise UsageError(f"malformed profile data ({type(exc).__name__}: {exc})", str(path)) from None
     return ProfileData(loops, branches, times, source=str(path))
+
+
+def profile_json(data: ProfileData, program: Sequence[str] = ()) -> dict:
+    """The JSON document of ``data`` (the format above; keys sorted)."""
+    return {
+        "version": 1,
+        "program": list(program),
+        "loops": {k: {"trips": v.trips, "entries": v.entries} for k, v in sorted(data.loops.items())},
+        "branches": {k: {"taken": v.taken, "evaluations": v.evaluations} for k, v in sorted(data.branches.items())},
+        "phase_times": dict(sorted(data.phase_times.items())),
+    }
+
+
+def write_profile_data(path: str | Path, data: ProfileData, program: Sequence[str] = ()) -> None:
+    """Write ``data`` where :func:`load_profile_data` reads it back."""
+    from ..fileio import write_atomically
+
+    write_atomically(Path(path), (json.dumps(profile_json(data, program), indent=1),))

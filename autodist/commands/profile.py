@@ -1,13 +1,37 @@
-"""`autodist profile` (not built yet)."""
+"""`autodist profile FILE... -o profile.json`: measured trip counts, branch
+frequencies and phase times (see :mod:`autodist.runtime.profiler`)."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 from ..errors import UsageError
+from . import common
 
 
 def configure(parser) -> None:
-    parser.add_argument("args", nargs="*")
+    common.add_source_args(parser)
+    parser.add_argument("-o", "--output", metavar="FILE.json", required=True,
+                        help="where to write the profile data (read by --profile of analyze, annotate, compare, sweep)")
+    parser.add_argument("--show-output", action="store_true", help="print what the program prints (on stdout)")
 
 
 def run(args) -> int:
-    raise UsageError("'autodist profile' is not available yet")
+    from ..analysis.profiledata import write_profile_data
+    from ..runtime.profiler import profile_program
+
+    for f in args.files:
+        if not Path(f).is_file():
+            raise UsageError(f"{f}: no such file")
+    if any(Path(args.output).resolve() == Path(f).resolve() for f in args.files):
+        raise UsageError(f"-o {args.output}: refusing to overwrite an input file")
+    data, printed = profile_program(args.files, args.include)
+    write_profile_data(args.output, data, args.files)
+    if args.show_output:
+        sys.stdout.write(printed)
+    if not args.quiet:
+        print(f"autodist: profile of {', '.join(args.files)}: {len(data.loops)} loop(s), "
+              f"{len(data.branches)} branch(es), {len(data.phase_times)} phase time(s) -> {args.output}",
+              file=sys.stderr)
+    return 0
