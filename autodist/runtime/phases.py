@@ -39,12 +39,19 @@ from ..layout.model import Layout, replicated
 from ..layout.ownership import ownership
 from ..layout.schedule import Explicit, exchange_schedule
 from ..layout.sections import IndexSet, Section
-from ..mapping.iterations import phase_loops, phase_needs, rank_iterations, reference_image, statement_partitions
+from ..mapping.iterations import (
+    loop_hull,
+    phase_loops,
+    phase_needs,
+    rank_iterations,
+    reference_image,
+    statement_partitions,
+)
 from .comm import ExchangePlan, allreduce
 from .fastgen import GenPlan, Storage, fast_source
 from .storage import StorageMap, pack, selector, unpack
 from .translate import _Goto
-from .vectorize import FAST_HELPERS, LoopNode, PhaseShape, StmtNode, shape_of
+from .vectorize import FAST_HELPERS, LoopNode, PhaseShape, StmtNode, private_ranges, shape_of
 from . import intrinsics as it
 
 _TAG = 7262
@@ -167,6 +174,7 @@ class PhasePlan:
     fn: object = None
     uses: dict[str, ArrayUse] = field(default_factory=dict)
     combine: list[tuple[str, str]] = field(default_factory=list)  # (scalar, max|min) all-reduced after
+    lastprivate: list[tuple[str, int]] = field(default_factory=list)  # (private array, rank with its last values)
     predicted: list[int] = field(default_factory=list)  # elements each rank receives
     source: str = ""
 
@@ -198,7 +206,8 @@ class Planner:
         if key not in self.shapes:
             phase = self.ex.phases[key]
             do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
-            self.shapes[key] = shape_of(unit, phase, do, self.ex.facts)
+            privates = private_ranges(self.ex.analysis.procedure(unit.name).phases)
+            self.shapes[key] = shape_of(unit, phase, do, self.ex.facts, privates)
         return self.shapes[key]
 
     def plan(self, frame, shape: PhaseShape, forced: str | None = None) -> PhasePlan:
@@ -266,13 +275,14 @@ class Planner:
             per_rank[node.id] = row
             guards[node.id] = self._guards(node, part, mapped, nranks, rank, _chain_vars(shape, node))
         self._check_scalars(shape, per_rank, part_of)
+        lastprivate = self._private_arrays(shape, part_of, per_rank, mapped, loops, nranks)
         combine = [(n, op) for n, op in shape.reductions.items() if op in ("max", "min")
                    and any(part_of[id(s.pattern)].home is not None for s in shape.stmts
                            if isinstance(s.stmt.target, ir.Name) and s.stmt.target.name == n)]
         written = self._written(shape, per_rank, part_of, mapped, nranks, loops)
         pipeline_pieces = self._hazards(shape, pieces, written, mapped, part_of, nranks, combine)
         mode = "pipelined" if pipeline_pieces else "distributed"
-        plan = PhasePlan(mode, "", region, shape, combine=combine, predicted=predicted)
+        plan = PhasePlan(mode, "", region, shape, combine=combine, predicted=predicted, lastprivate=lastprivate)
         sets = {node.id: ({} if per_rank[node.id][rank] is None else dict(per_rank[node.id][rank]))
                 for node in shape.stmts}
         executes = {node.id: per_rank[node.id][rank] is not None for node in shape.stmts}
@@ -320,6 +330,45 @@ class Planner:
                 continue
             if home is not None:
                 raise _Fallback(f"scalar {name} would differ between ranks")
+
+    def _private_arrays(self, shape, part_of, per_rank, mapped, loops, nranks) -> list[tuple[str, int]]:
+        """Work arrays the analysis privatized (each iteration of the loops
+        around them writes them before reading): every rank computes them in
+        its own copy for the iterations it runs.  That is right when their
+        statements run on the same iterations of the same loops as the
+        statements that use them; afterwards the rank that ran the last
+        iteration holds the values a sequential run leaves, and sends them to
+        the others (last-private)."""
+        private = set(shape.phase.private_arrays)
+        out: dict[str, int] = {}
+        for node in shape.stmts:
+            t = node.stmt.target
+            if not isinstance(t, ir.Index) or t.name not in private:
+                continue
+            part = part_of[id(node.pattern)]
+            if part.home is None:
+                continue
+            if t.name in mapped and not _everyone_whole(mapped[t.name], nranks):
+                raise _Fallback(f"private work array {t.name} is distributed")
+            ref = next((s for s in shape.stmts if part_of[id(s.pattern)] is part and isinstance(s.stmt.target, ir.Index)
+                        and s.stmt.target.name == part.home), None)
+            for _, v, _, _ in part.terms:
+                if ref is None or _line_of(node, v) != _line_of(ref, v):
+                    raise _Fallback(f"private work array {t.name} is computed on other iterations than where it is used")
+            last = {}
+            for _, v, _, _ in part.terms:
+                lp = loops.get(_line_of(node, v))
+                lo, hi = loop_hull(lp, {}) if lp is not None else (None, None)
+                if lp is None or not (np.isfinite(lo) and np.isfinite(hi)):
+                    raise _Fallback(f"cannot tell which rank runs the last iteration over {v}")
+                last[v] = int(hi if (lp.step or 1) > 0 else lo)
+            owners = [r for r in range(nranks) if per_rank[node.id][r] is not None and
+                      all(last[v] in per_rank[node.id][r].get(v, IndexSet.interval(last[v], last[v])) for v in last)]
+            if not owners:
+                raise _Fallback(f"cannot tell which rank runs the last iteration for {t.name}")
+            if out.setdefault(t.name, owners[0]) != owners[0]:
+                raise _Fallback(f"private work array {t.name} is last written on several ranks")
+        return sorted(out.items())
 
     def _written(self, shape, per_rank, part_of, mapped, nranks, loops) -> dict[str, list[Section]]:
         """Per array, the sections each statement writes over all ranks."""
@@ -500,6 +549,11 @@ class Planner:
                      for d in range(len(arr.bounds)))
 
 
+def _line_of(node: StmtNode, var: str) -> int | None:
+    """The DO line of loop variable ``var`` around a statement."""
+    return node.path[node.loops.index(var)] if var in node.loops else None
+
+
 def _chain_vars(shape: PhaseShape, node: StmtNode) -> set[str]:
     """The vectorized loop variables around a statement."""
     out: set[str] = set()
@@ -647,6 +701,15 @@ class PhaseRun:
         for name, use in inner.uses.items():
             if use.pipeline is not None:
                 use.pipeline.send(ctx.store[name], stats)
+        for name, owner in inner.lastprivate:
+            buf = ctx.store[name]
+            t1 = time.perf_counter()
+            ex.comms.comm.Bcast(buf.reshape(-1, order="F"), root=owner)
+            mine = ex.rank == owner
+            stats.record(self.region, elements_sent=buf.size * (ex.nprocs - 1) if mine else 0,
+                         elements_received=0 if mine else buf.size, messages_sent=(ex.nprocs - 1) if mine else 0,
+                         messages_received=0 if mine else 1, elem_bytes=buf.itemsize,
+                         seconds=time.perf_counter() - t1)
         for arr, use, wmaps in windows:
             if use.written:
                 arr.dist.interior[...] = ctx.store[arr.name][selector(wmaps, arr.owned)]

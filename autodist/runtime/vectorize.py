@@ -125,8 +125,22 @@ class _NotFast(Exception):
     pass
 
 
-def shape_of(unit: ir.Unit, phase: Phase, do: ir.Do, facts: ProgramFacts) -> PhaseShape:
-    """The static analysis of one loop phase (see the module docstring)."""
+def private_ranges(phases) -> dict[str, list[tuple[int, int]]]:
+    """Per scalar, the line ranges of the loops (of any phase) where it is
+    private: assigned before it is read in every iteration."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for ph in phases:
+        for lp in ph.loops:
+            for name in lp.private:
+                out.setdefault(name, []).append((lp.line, lp.last_line))
+    return out
+
+
+def shape_of(unit: ir.Unit, phase: Phase, do: ir.Do, facts: ProgramFacts,
+             privates_at: dict[str, list[tuple[int, int]]] | None = None) -> PhaseShape:
+    """The static analysis of one loop phase (see the module docstring);
+    ``privates_at`` (from :func:`private_ranges`) lets a private scalar that
+    other loops also use privately stay private here."""
     stmts: list[StmtNode] = []
     infos = {lp.line: lp for lp in phase.loops}
     patterns: dict[tuple[int, str], list[RefPattern]] = {}
@@ -139,7 +153,7 @@ def shape_of(unit: ir.Unit, phase: Phase, do: ir.Do, facts: ProgramFacts) -> Pha
     shape.outs = tuple(sorted(written))
     try:
         shape.root = _build(do, (), unit, infos, patterns, stmts, facts)
-        _classify_scalars(shape, written)
+        _classify_scalars(shape, written, privates_at or {})
         shape.live_vars = frozenset(v for v in _loop_vars(shape.root) if _live_after(unit, phase.span, v))
         if any(v != shape.root.var for v in shape.live_vars):
             raise _NotFast(f"loop variable {sorted(shape.live_vars)[0]} is used after the phase")
@@ -246,7 +260,7 @@ def _check_subscript(sub: ir.Expr, unit: ir.Unit, facts: ProgramFacts) -> None:
         raise _NotFast("a subscript that is not affine")
 
 
-def _classify_scalars(shape: PhaseShape, written: set[str]) -> None:
+def _classify_scalars(shape: PhaseShape, written: set[str], privates_at: dict[str, list[tuple[int, int]]]) -> None:
     """Private scalars (kept only if nothing reads them after the phase) and
     scalar reductions (only updated by their reduction statements).  Other
     scalars the phase assigns must be computed alike on every rank: the
@@ -267,7 +281,7 @@ def _classify_scalars(shape: PhaseShape, written: set[str]) -> None:
             for node in shape.stmts:
                 if _mentions(node.stmt, n) and node.reduction is None:
                     raise _NotFast(f"reduction variable {n} is used outside its reduction")
-        elif n in privates and _live_after(unit, shape.phase.span, n):
+        elif n in privates and _live_after(unit, shape.phase.span, n, privates_at.get(n, ())):
             privates.discard(n)  # its last value is needed: not private here
     shape.privates = frozenset(privates & written)
     shape.reductions = {n: op for n, op in reductions.items() if n in written}
@@ -290,10 +304,11 @@ def _reads(s: ir.Stmt, name: str) -> bool:
     return False
 
 
-def _live_after(unit: ir.Unit, span: ir.Span, var: str) -> bool:
+def _live_after(unit: ir.Unit, span: ir.Span, var: str, private_in=()) -> bool:
     """Might ``var`` be read after the phase at ``span``?  Reads inside DO
-    loops over ``var`` (which set it first) do not count; dummies, COMMON and
-    SAVE'd variables always are (the caller or a later call may read them)."""
+    loops over ``var`` (which set it first) and inside loops where it is
+    private (``private_in``: line ranges) do not count; dummies, COMMON and
+    SAVE'd variables always are live (the caller or a later call may read them)."""
     sym = unit.symbol(var)
     if sym is not None and (sym.dummy or sym.common is not None or sym.save or sym.in_data):
         return True
@@ -301,6 +316,8 @@ def _live_after(unit: ir.Unit, span: ir.Span, var: str) -> bool:
     def walk(stmts, covered: bool) -> bool:
         for s in stmts:
             if span.first <= s.span.first <= span.last and s.span.file == span.file:
+                continue
+            if any(a <= s.span.first <= b for a, b in private_in):
                 continue
             if not covered and _reads(s, var):
                 return True
