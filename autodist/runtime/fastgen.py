@@ -67,10 +67,16 @@ def _rest(sub: ir.Expr, var: str, coef: int) -> ir.Expr:
 
 @dataclass
 class _Group:
-    """Statements of the chain that share their vector ranges."""
+    """Statements of the chain that share their vector ranges; ``fancy`` when
+    a range is not an arithmetic progression (positions are index arrays)."""
 
     gid: int
     sets: tuple
+    fancy: bool = False
+
+
+def _arithmetic(s: IndexSet | None) -> bool:
+    return s is None or not s or s.is_interval or (len(s.runs) == 1 and s.runs[0][1] - s.runs[0][0] == 1)
 
 
 class _FastExpr(ExprGen):
@@ -113,7 +119,8 @@ class FastGen:
         self.assigned = self._phase_assigned()
         self.open_loops: list[LoopNode] = []  # Python loops currently open (outer first)
         self.selectors: dict[str, str] = {}
-        self.prelude: list[str] = []
+        self.prelude: list[tuple[str, tuple[str, int] | None]] = []
+        self.last_items = ""  # arguments of the last vector view (for _fancy_set)
 
     # ---------------------------------------------------------------- facts
 
@@ -370,6 +377,9 @@ class FastGen:
                    f"{st.slo[d]}, {st.shi[d]}, {what!r})")
             items.append(self.selectors.get(sel, sel))
             order.append(v)
+        self.last_items = f"S_{e.name}, ({', '.join(items)},)"
+        if grp.fancy:
+            return f"_fancy_get({self.last_items})", order
         return f"S_{e.name}[{', '.join(items)}]", order
 
     def positions_one(self, name: str, d: int, sub: ir.Expr) -> str:
@@ -461,7 +471,7 @@ class FastGen:
         for node in stmts:
             key = (root.line,) + tuple(self._var_set(node, lp.var) for lp in loops)
             if key not in self.groups:
-                self.groups[key] = _Group(len(self.groups), key[1:])
+                self.groups[key] = _Group(len(self.groups), key[1:], not all(_arithmetic(x) for x in key[1:]))
             self.stmt_group[node.id] = self.groups[key]
         # the set-up is hoisted to the start when it depends on nothing the
         # loops around or the phase itself change
@@ -595,13 +605,15 @@ class FastGen:
                 value = self.ex.typed(s.value, t)
                 view, order = self.vector_view(s.target)
                 axes = self.axes
-                if order == axes:
-                    em(f"{view} = {f'np.where({m}, {value}, {view})' if m else value}")
-                else:
+                if order != axes:
                     perm = tuple(axes.index(v) for v in order)
                     value = f"np.transpose(_expand({value}, _shape{grp.gid}), {perm})"
-                    if m:
-                        value = f"np.where(np.transpose({m}, {perm}), {value}, {view})"
+                    m = f"np.transpose({m}, {perm})" if m else None
+                if m:
+                    value = f"np.where({m}, {value}, {view})"
+                if grp.fancy:
+                    em(f"_fancy_set({self.last_items}, {value})")
+                else:
                     em(f"{view} = {value}")
         self.group = None
 

@@ -630,6 +630,45 @@ def red_min(r, terms, mask=None):
     return r if r <= m else type(r)(m)
 
 
+def _fancy(items: tuple) -> tuple[tuple, list[int]]:
+    """A numpy index for storage positions given per dimension as an int (a
+    scalar subscript), a slice or an integer array, that keeps the axes in
+    order (numpy moves mixed advanced indices to the front); and the shape
+    of the selection without the scalar dimensions."""
+    keep: list[int] = []
+    comps = []
+    arrays = sum(isinstance(x, np.ndarray) for x in items)
+    for x in items:
+        if isinstance(x, np.ndarray):
+            comps.append(x)
+            keep.append(len(x))
+        elif isinstance(x, slice):
+            comps.append(x)
+            keep.append(len(range(*x.indices(1 << 62))) if x.stop is not None else None)
+        else:
+            comps.append(slice(int(x), int(x) + 1))
+    if arrays > 1:
+        comps = list(np.ix_(*[np.arange(c.start, c.stop, c.step or 1) if isinstance(c, slice) else c
+                              for c in comps]))
+    return tuple(comps), keep
+
+
+def fancy_get(store: np.ndarray, items: tuple) -> np.ndarray:
+    """``store`` at the positions ``items`` (see :func:`_fancy`), scalar
+    dimensions dropped."""
+    idx, _ = _fancy(items)
+    got = store[idx]
+    shape = [n for n, x in zip(got.shape, items) if isinstance(x, (slice, np.ndarray))]
+    return got.reshape(shape)
+
+
+def fancy_set(store: np.ndarray, items: tuple, value) -> None:
+    idx, _ = _fancy(items)
+    target = store[idx].shape
+    shape = [n for n, x in zip(target, items) if isinstance(x, (slice, np.ndarray))]
+    store[idx] = np.broadcast_to(value, shape).reshape(target)
+
+
 def expand(a, shape: tuple[int, ...]):
     """A (possibly lower-dimensional) value broadcast to the chain's shape."""
     return np.broadcast_to(a, shape)
@@ -637,4 +676,4 @@ def expand(a, shape: tuple[int, ...]):
 
 FAST_HELPERS = {"_loop_values": loop_values, "_vec_range": vec_range, "_sel": selector, "_check": check,
                 "_check_span": check_span, "_red_sum": red_sum, "_red_prod": red_prod, "_red_max": red_max,
-                "_red_min": red_min, "_expand": expand}
+                "_red_min": red_min, "_expand": expand, "_fancy_get": fancy_get, "_fancy_set": fancy_set}
