@@ -48,6 +48,12 @@ class Comms:
         self.size = comm.Get_size()
         self.stats = stats if stats is not None else CommStats(self.rank)
         self._plans: dict[tuple, object] = {}
+        self._states = 0
+
+    def new_state(self) -> int:
+        """A number never given before in this run (identifies an array's storage state)."""
+        self._states += 1
+        return self._states
 
     def plan(self, key: tuple, build: Callable[[], object]):
         """The plan cached under ``key`` (built on first use, collectively)."""
@@ -123,6 +129,7 @@ class RtArray:
         self.bounds = tuple(bounds)
         self.comms = comms
         self._conv = _pyvalue(self.dtype)
+        self.state = 0  # changes whenever the layout or the storage does (plans are cached by it)
         self.dist = DistArray(layout or replicated(self.bounds), comms.comm, self.dtype)
         self._ghost_memory: dict[Layout, tuple] = {}
         self._refresh()
@@ -149,6 +156,7 @@ class RtArray:
         return n
 
     def _refresh(self) -> None:
+        self.state = self.comms.new_state()
         d = self.dist
         maps = d.maps
         self.owned: Section | None = d.owned

@@ -602,6 +602,14 @@ class FastGen:
                         value = f"np.array({value})"  # a view of the storage: keep the values
                     em(f"v_{name} = {f'np.where({m}, {value}, v_{name})' if m else value}")
             else:
+                inplace = None if (m or grp.fancy) else self.compound(s, t)
+                if inplace is not None:
+                    op, other = inplace
+                    view, order = self.vector_view(s.target)
+                    if order == self.axes:
+                        em(f"{view} {op}= {other}")
+                        self.group = None
+                        return
                 value = self.ex.typed(s.value, t)
                 view, order = self.vector_view(s.target)
                 axes = self.axes
@@ -616,6 +624,24 @@ class FastGen:
                 else:
                     em(f"{view} = {value}")
         self.group = None
+
+    def compound(self, s: ir.Assign, t: ir.Type) -> tuple[str, str] | None:
+        """``X = X op e`` (or ``e op X`` for + and *) as an in-place numpy
+        operation: the same IEEE operation on the same operands, one
+        temporary less.  None when the form or the types do not allow it."""
+        v = s.value
+        if not isinstance(v, ir.BinOp) or v.op not in ("+", "-", "*", "/") or it.kind(t) not in ("r4", "r8"):
+            return None
+        if v.left == s.target:
+            other = v.right
+        elif v.right == s.target and v.op in ("+", "*"):
+            other = v.left
+        else:
+            return None
+        ot = self.ex.type_of(other)
+        if it.widest_type(t, ot) != t:
+            return None
+        return v.op, self.ex.typed(other, t)
 
     def reduction_stmt(self, node: StmtNode, t: ir.Type, mask: str | None) -> None:
         s = node.stmt

@@ -165,6 +165,11 @@ def imod(a: int, b: int) -> int:
     return a - idiv(a, b) * b
 
 
+def vidivk(a, b: int):
+    """:func:`vidiv` by a non-zero constant."""
+    return (np.asarray(a) - np.fmod(a, b)) // b
+
+
 def vimod(a, b):
     if np.any(np.asarray(b) == 0):
         raise RuntimeFault("MOD with a zero second argument")
@@ -389,7 +394,7 @@ def btest(i, pos) -> bool:
 
 HELPERS: dict[str, object] = {
     "np": np, "math": math, "F4": F4, "C8": C8,
-    "idiv": idiv, "vidiv": vidiv, "imod": imod, "vimod": vimod, "rmod": rmod,
+    "idiv": idiv, "vidiv": vidiv, "vidivk": vidivk, "imod": imod, "vimod": vimod, "rmod": rmod,
     "ipow": ipow, "vipow": vipow, "powi": powi, "vpowi": vpowi,
     "nint": nint, "vnint": vnint, "anint": anint, "aint": aint, "vint": vint,
     "rsign": rsign, "isign": isign, "dim": dim, "ddiv": ddiv, "cabs4": cabs4,
@@ -554,6 +559,8 @@ def call_code(name: str, args: list[Arg]) -> tuple[str, ir.Type]:
     if g == "MOD":
         a, b = _same(args, t)
         if kind(t) == "i":
+            if vec and _nonzero_literal(b):
+                return f"np.fmod({a}, {b})", rtype
             return (f"vimod({a}, {b})" if vec else f"imod({a}, {b})"), rtype
         return f"rmod({a}, {b})", rtype
     if g == "SIGN":
@@ -619,6 +626,11 @@ def call_code(name: str, args: list[Arg]) -> tuple[str, ir.Type]:
     if g == "BTEST":
         return f"btest({codes[0]}, {codes[1]})", LOGICAL
     raise UnsupportedError(f"intrinsic {name} is outside the runtime's subset")
+
+
+def _nonzero_literal(code: str) -> bool:
+    """Is ``code`` an integer literal other than zero?"""
+    return re.fullmatch(r"\(?-?\d+\)?", code) is not None and int(code.strip("()")) != 0
 
 
 def power_code(base: Arg, exponent: Arg, exponent_const: int | None, temp: str = "_pw") -> tuple[str, ir.Type]:

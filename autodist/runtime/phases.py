@@ -161,6 +161,7 @@ class ArrayUse:
     pipeline: PipelineLink | None = None
     written: bool = False
     buffer: np.ndarray | None = None
+    corder: bool = False  # work on a row-major copy (vector accesses run along the last dimension)
 
 
 @dataclass
@@ -199,6 +200,7 @@ class Planner:
         self.ex = ex
         self.shapes: dict[tuple[str, int], PhaseShape] = {}
         self.plans: dict[tuple, PhasePlan] = {}
+        self.by_state: dict[tuple, PhasePlan] = {}  # the same, by the arrays' state numbers (cheap to hash)
         self.linemaps = ex.linemaps
 
     def shape(self, unit: ir.Unit, line: int) -> PhaseShape:
@@ -207,23 +209,33 @@ class Planner:
             phase = self.ex.phases[key]
             do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
             privates = private_ranges(self.ex.analysis.procedure(unit.name).phases)
-            self.shapes[key] = shape_of(unit, phase, do, self.ex.facts, privates)
+            shape = shape_of(unit, phase, do, self.ex.facts, privates)
+            shape.arrays = tuple(sorted(_arrays_of(shape)))
+            self.shapes[key] = shape
         return self.shapes[key]
 
     def plan(self, frame, shape: PhaseShape, forced: str | None = None) -> PhasePlan:
         """The plan for the arrays' current layouts (and ghost cells: a plan
         holds positions in the storage, so wider ghosts mean a new plan)."""
-        arrays = _arrays_of(shape)
+        arrays = shape.arrays
+
+        def token() -> tuple:
+            return (shape.unit.name, shape.phase.id, forced) + tuple(frame.a[n].state for n in arrays)
 
         def key() -> tuple:
-            state = tuple((n, frame.a[n].layout, frame.a[n].ghosts) for n in sorted(arrays))
+            state = tuple((n, frame.a[n].layout, frame.a[n].ghosts) for n in arrays)
             return (shape.unit.name, shape.phase.id, forced, state)
 
+        t = token()
+        plan = self.by_state.get(t)
+        if plan is not None:
+            return plan
         k = key()
         plan = self.plans.get(k)
         if plan is None:
             plan = self._build(frame, shape, {n: frame.a[n].layout for n in arrays}, forced)
             self.plans[k] = self.plans[key()] = plan
+        self.by_state[token()] = plan
         return plan
 
     # ---------------------------------------------------------------- building
@@ -479,12 +491,13 @@ class Planner:
         pipeline_pieces = pipeline_pieces or {}
         store: dict[str, Storage] = {}
         written = {n.stmt.target.name for n in shape.stmts if isinstance(n.stmt.target, ir.Index)}
+        row_major = _row_major(shape)
         for name in _arrays_of(shape):
             arr = frame.a[name]
             mine = tuple(pieces[name][rank]) if name in pieces else ()
             if name in pipeline_pieces:
                 mine += tuple(pipeline_pieces[name][rank])
-            use = ArrayUse(name, written=name in written)
+            use = ArrayUse(name, written=name in written, corder=name in row_major)
             window = self._placement(arr, mine)
             if window is not None:
                 use.window = window
@@ -547,6 +560,34 @@ class Planner:
             return tuple((lo, lo - 1) for lo, _ in arr.bounds)
         return tuple((min(b.sets[d].lo for b in boxes if b.sets[d]), max(b.sets[d].hi for b in boxes if b.sets[d]))
                      for d in range(len(arr.bounds)))
+
+
+def _row_major(shape: PhaseShape) -> set[str]:
+    """Two-dimensional arrays whose every reference lies in a one-loop chain
+    that runs along their second dimension (``X(i, J)`` vectorized over J):
+    strided in Fortran order, so the phase works on a row-major copy."""
+    refs: dict[str, list[tuple[StmtNode, ir.Index]]] = {}
+    for node in shape.stmts:
+        for e in node.stmt.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.Index):
+                    refs.setdefault(x.name, []).append((node, x))
+    out = set()
+    for name, uses in refs.items():
+        ok = True
+        for node, x in uses:
+            chain = next((c for c in shape.chains if c[-1] in node.path), None)
+            if chain is None or len(chain) != 1 or len(x.subscripts) != 2:
+                ok = False
+                break
+            var = shape.loop_at(chain[0]).var
+            a0, a1 = ir.affine(x.subscripts[0]), ir.affine(x.subscripts[1])
+            if a0 is None or a1 is None or var in a0.vars or var not in a1.vars or not a0.vars:
+                ok = False
+                break
+        if ok:
+            out.add(name)
+    return out
 
 
 def _line_of(node: StmtNode, var: str) -> int | None:
@@ -632,7 +673,7 @@ class PhaseRun:
             do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
             return cls(ex, frame, region, None, _inline_arrays(do, unit))
         plan = planner.plan(frame, shape)
-        return cls(ex, frame, region, plan, _arrays_of(shape))
+        return cls(ex, frame, region, plan, shape.arrays)
 
     # ---------------------------------------------------------------- inline
 
@@ -696,7 +737,16 @@ class PhaseRun:
             if use.pipeline is not None:
                 use.pipeline.receive(ctx.store[name], stats)
         t0 = time.perf_counter()
+        flipped = []
+        for name, use in inner.uses.items():
+            if use.corder and ctx.store[name].size:
+                flipped.append((name, use, ctx.store[name]))
+                ctx.store[name] = np.ascontiguousarray(ctx.store[name])
         outs = inner.fn(ctx, *scalars)
+        for name, use, orig in flipped:
+            if use.written:
+                orig[...] = ctx.store[name]
+            ctx.store[name] = orig
         reg.compute_time += time.perf_counter() - t0
         for name, use in inner.uses.items():
             if use.pipeline is not None:

@@ -309,6 +309,8 @@ class ExprGen:
         k = it.kind(t)
         if op == "/":
             if k == "i":
+                if vec and it._nonzero_literal(b):
+                    return (f"vidivk({a}, {b})", t, vec)
                 return ((f"vidiv({a}, {b})" if vec else f"idiv({a}, {b})"), t, vec)
             if k == "r8" and not vec and not _nonzero_const(e.right):
                 return (f"ddiv({a}, {b})", t, False)

@@ -94,6 +94,7 @@ class PhaseShape:
     ins: tuple[str, ...] = ()
     outs: tuple[str, ...] = ()
     live_vars: frozenset[str] = frozenset()  # loop variables read after the phase
+    arrays: tuple[str, ...] = ()  # every array the phase references (set by the planner)
 
     @property
     def fast(self) -> bool:
@@ -505,9 +506,12 @@ class VecRange:
         self.first, self.step, self.n, self.values = first, step, n, values
 
     def array(self) -> np.ndarray:
-        if self.values is not None:
-            return self.values
-        return self.first + self.step * np.arange(self.n, dtype=np.int64)
+        """The values as a numpy vector: int32 like Fortran's INTEGER (so that
+        integer arithmetic on it runs at that width, as compiled code does)."""
+        vals = self.values if self.values is not None else self.first + self.step * np.arange(self.n, dtype=np.int64)
+        if len(vals) and max(abs(int(vals.min())), abs(int(vals.max()))) < 2 ** 31:
+            return vals.astype(np.int32)
+        return vals
 
     def bounds(self, c1: int, c0: int) -> tuple[int, int]:
         """Smallest and largest of ``c1 * v + c0`` over the values."""
