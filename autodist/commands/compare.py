@@ -19,6 +19,10 @@ def configure(parser) -> None:
     parser.add_argument("--format", choices=("table", "json"), default="table", help="output format")
     parser.add_argument("--as-written", action="store_true",
                         help="add the mapping the source's own HPF directives describe")
+    parser.add_argument("--measure", action="store_true",
+                        help="also run each solution with the MPI runtime and show predicted vs measured")
+    parser.add_argument("--timeout", type=float, default=600.0, metavar="S",
+                        help="seconds allowed for each measured run (default 600)")
 
 
 def run(args) -> int:
@@ -39,8 +43,27 @@ def run(args) -> int:
             written = as_written(an, table, machine, p)
         rows.append((plan, written))
     common.close_db(db, args)
+    measures = []
+    if args.measure:
+        from ..measure import measure_solution
+
+        for plan, _ in rows:
+            kinds = ["static", "dynamic"] if plan.dynamic.remaps else ["static"]
+            for kind in kinds:
+                measures.append(measure_solution(plan, plan.solution(kind), args.include, args.timeout))
     if args.format == "json":
-        print(json.dumps(compare_json(rows, machine.source), indent=2))
+        doc = compare_json(rows, machine.source)
+        if measures:
+            from ..measure import measure_json
+
+            doc["measured"] = [measure_json(m) for m in measures]
+        print(json.dumps(doc, indent=2))
     else:
         print(compare_table(rows), end="")
+        if measures:
+            from ..measure import measure_table
+
+            for m in measures:
+                print()
+                print(measure_table(m), end="")
     return 0

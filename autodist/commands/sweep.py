@@ -91,10 +91,6 @@ def run(args) -> int:
     machine = common.load_machine(args)
     outputs = _outputs(args, machine)
     axes, procs = _axes(args, machine)
-    if args.measure:
-        from ..sweep.measure import require_runtime
-
-        require_runtime()
     program = common.read_sources(args)
     db = common.open_db(args)
     planner = Planner(
@@ -109,6 +105,11 @@ def run(args) -> int:
         result = run_sweep(planner, axes, procs, refine=not args.no_refine, tolerance=args.tolerance,
                            progress=lambda: bar.update(1))
     common.close_db(db, args)
+    measured = None
+    if args.measure:
+        from ..sweep.measure import measure_points
+
+        measured = measure_points(planner, result, args.include)
     from ..report.sweep import sweep_csv, sweep_json, sweep_table
 
     stdout_used = False
@@ -129,4 +130,9 @@ def run(args) -> int:
             print(f"autodist: wrote {name}", file=sys.stderr)
     if not stdout_used:
         print(sweep_table(result), end="")
+        if measured is not None:
+            from ..sweep.measure import measured_table
+
+            print()
+            print(measured_table(*measured), end="")
     return 0
