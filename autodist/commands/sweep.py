@@ -91,6 +91,15 @@ def run(args) -> int:
     machine = common.load_machine(args)
     outputs = _outputs(args, machine)
     axes, procs = _axes(args, machine)
+    if args.measure:
+        import os
+
+        counts = procs if procs is not None else None
+        if counts is None:
+            counts = [int(v) for a in axes if a.key == "procs" for v in a.values]
+        cores = os.cpu_count() or 1
+        if not any(p <= cores for p in ([counts] if isinstance(counts, int) else counts)):
+            raise UsageError(f"--measure: no processor count of the sweep fits this machine ({cores} cores)")
     program = common.read_sources(args)
     db = common.open_db(args)
     planner = Planner(

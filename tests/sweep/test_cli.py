@@ -214,7 +214,7 @@ def test_branch_probability_sweep_reanalyses_and_finds_the_mapping_change(tmp_pa
     (["--vary", "latency=1,2", "--tolerance", "2"], "--tolerance must be between 0 and 1"),
     (["--vary", "latency=1,2", "--csv", "-", "--json", "-"], "only one of --csv and --json"),
     (["--vary", "latency=1,2", "--csv", "x.csv", "--json", "x.csv"], "the same file as --csv"),
-    (["--vary", "latency=1,2", "--measure"], "--measure: this version has no runtime entry point"),
+    (["--vary", "latency=1,2", "--measure"], "--measure: no processor count of the sweep fits this machine"),
 ])
 def test_usage_errors_are_one_line(args, message):
     status, out, err = cli(ADI, "--procs", "16", *args) if "--procs" not in args else cli(ADI, *args)
