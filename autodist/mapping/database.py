@@ -105,6 +105,10 @@ class StoredSolution:
     def phase_names(self) -> tuple[str, ...]:
         return tuple(self.choices)
 
+    def solver_report(self) -> dict:
+        return {"procedure": self.procedure, "method": self.method, "objective": self.total,
+                "note": "reused from the procedure database"}
+
 
 # --------------------------------------------------------------------------- the database
 

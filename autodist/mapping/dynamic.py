@@ -86,6 +86,16 @@ class ProcSolution:
     def phase_names(self) -> tuple[str, ...]:
         return tuple(p.name for p in self.problem.phases)
 
+    def solver_report(self) -> dict:
+        """How the selection was solved: method, proof, and the ILP's own report."""
+        s = self.selection
+        out = {"procedure": self.procedure, "method": s.method, "optimal": s.optimal,
+               "objective": s.total, "note": s.note}
+        if s.solve is not None:
+            out.update(solver=s.solve.solver, status=s.solve.status, bound=s.solve.bound, gap=s.solve.gap,
+                       seconds=s.solve.seconds)
+        return out
+
 
 def phase_name(ph: Phase) -> str:
     return f"{ph.unit}:{ph.id}"

@@ -67,6 +67,7 @@ class Solution:
     method: str = ""
     notes: tuple[str, ...] = ()
     clones: tuple[tuple[str, str], ...] = ()  # (procedure, clone name)
+    solver: tuple[dict, ...] = ()  # per procedure: how its selection was solved
     call_sites: tuple[tuple[str, int, str], ...] = ()  # (caller, call line, callee instance)
 
     def unit_of(self, instance: str) -> str:
@@ -229,6 +230,7 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
     remaps: list[RemapEvent] = []
     entry: list[tuple[str, Mapping]] = []
     methods: list[str] = []
+    reports: list[dict] = []
     for iname in order:
         inst = instances[iname]
         proc = an.procedure(inst.procedure)
@@ -249,6 +251,7 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
         if inst.entry is None or not inst.entry.static:
             sol = opt.solutions[inst.procedure]
             methods.append(f"{inst.procedure}: {sol.method}")
+            reports.append(sol.solver_report())
             for a, lay in sol.entry_layouts().items():
                 first.setdefault(a, lay)
             for r in sol.remaps:
@@ -264,7 +267,8 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
     notes = tuple(f"{p} is called with different mappings: clone {c}" for p, c in clones)
     return Solution("dynamic", tuple(phases), tuple(remaps), tuple(entry),
                     method="; ".join(dict.fromkeys(methods)), notes=notes,
-                    clones=clones, call_sites=tuple(sites))
+                    clones=clones, call_sites=tuple(sites),
+                    solver=tuple({r["procedure"]: r for r in reports}.values()))
 
 
 def _static_entry(opt: DynamicOptimizer, callee: str, mapping: Mapping) -> ProcEntry | None:

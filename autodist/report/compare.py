@@ -21,6 +21,8 @@ def _solution_summary(plan: Plan, sol: Solution) -> dict[str, Any]:
     if sol.kind != "static":
         out["remapping"] = sol.remapping
         out["remaps"] = remaps_json(sol)
+    if sol.solver:
+        out["solver"] = list(sol.solver)
     return out
 
 

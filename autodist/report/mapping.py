@@ -104,6 +104,7 @@ def solution_json(plan: Plan, sol: Solution) -> dict[str, Any]:
         procedures=[procedure_solution_json(plan, sol, p.name) for p in plan.analysis.procedures],
         remaps=remaps_json(sol),
         notes=list(sol.notes),
+        solver=list(sol.solver),
     )
     return out
 

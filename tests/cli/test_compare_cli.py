@@ -23,6 +23,9 @@ def test_adi_dynamic_pays_on_enough_processors(capsys):
     dyn = runs[16]["dynamic"]
     assert set(dyn) >= {"total_cost", "computation", "movement", "remapping", "mapping", "remaps"}
     assert set(runs[16]["static"]) >= {"total_cost", "computation", "movement", "mapping"}
+    solver = dyn["solver"][0]
+    assert solver["procedure"] == "ADI" and solver["method"] in ("dp", "ilp") and solver["optimal"]
+    assert solver["objective"] == pytest.approx(dyn["total_cost"])
     remap = dyn["remaps"][0]
     assert set(remap) >= {"array", "from", "to", "before_phase", "count", "bytes", "cost"}
     assert sorted((r["array"], r["count"]) for r in dyn["remaps"]) == sorted(
