@@ -265,8 +265,8 @@ class RtArray:
     def full(self, region: str = "gather", root: int | None = None) -> np.ndarray | None:
         """The whole array (Fortran order) on every rank, or on ``root`` only
         (None elsewhere).  A collective."""
-        if self.whole and (root is None or self.comms.rank == root) and self._everywhere():
-            return np.asfortranarray(self.dist.interior).copy()
+        if self._everywhere():  # the same decision on every rank: no collective then
+            return np.asfortranarray(self.dist.interior).copy() if root is None or self.comms.rank == root else None
         plan = self.comms.gather_plan(self.layout, self.dtype, self.dist.ghosts, root)
         out = plan.execute(self.local, None, self.comms.stats, region)
         return out if root is None or self.comms.rank == root else None

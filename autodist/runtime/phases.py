@@ -494,11 +494,11 @@ class Planner:
         row_major = _row_major(shape)
         for name in _arrays_of(shape):
             arr = frame.a[name]
-            mine = tuple(pieces[name][rank]) if name in pieces else ()
+            every = [tuple(pieces[name][r]) if name in pieces else () for r in range(nranks)]
             if name in pipeline_pieces:
-                mine += tuple(pipeline_pieces[name][rank])
+                every = [e + tuple(pipeline_pieces[name][r]) for r, e in enumerate(every)]
             use = ArrayUse(name, written=name in written, corder=name in row_major)
-            window = self._placement(arr, mine)
+            window = self._placement(arr, every)
             if window is not None:
                 use.window = window
                 slo = tuple(lo for lo, _ in window)
@@ -533,27 +533,43 @@ class Planner:
         plan.source = src
         self.linemaps[filename] = linemap
 
-    def _placement(self, arr, mine: tuple[Section, ...]) -> tuple[tuple[int, int], ...] | None:
-        """Ghost cells (widening the storage) when the pieces this rank needs
-        lie close around its part along dimensions stored as intervals; a
-        window of the global index space otherwise (None: the storage)."""
-        maps = arr.storage_maps()
+    def _placement(self, arr, every: list[tuple[Section, ...]]) -> tuple[tuple[int, int], ...] | None:
+        """Where the pieces each rank needs (``every[r]``) go: ghost cells
+        (widening the storage) when on every rank they lie close around its
+        part along dimensions held as intervals; else, on every rank, a window
+        of the global index space (None: the storage).  The choice and the
+        ghost widths are the same on every rank, so that remaps and gathers of
+        the array, which are planned collectively, agree on its storage."""
+        nranks, rank = self.ex.nprocs, self.ex.rank
+        own = ownership(arr.layout, nranks)
         limit = self.ex.options.ghost_limit
-        if maps is not None and all(m.members.is_interval for m in maps if m.members) and \
-                all(m.members for m in maps):
-            if not mine:
-                return None
-            owned = arr.owned
-            widths = []
+        widths = [(0, 0)] * len(arr.bounds)
+        ghosts = True
+        for r in range(nranks):
+            if not every[r]:
+                continue
+            owned = own.owned(r) if own.holds(r) else None
+            if owned is None or not all(s.is_interval for s in owned.sets):
+                ghosts = False
+                break
             for d, s in enumerate(owned.sets):
-                lo = min(p.sets[d].lo for p in mine)
-                hi = max(p.sets[d].hi for p in mine)
-                widths.append((max(0, s.lo - lo), max(0, hi - s.hi)))
-            if all(b <= limit and a <= limit for a, b in widths):
-                arr.widen(widths)
+                lo = min(p.sets[d].lo for p in every[r])
+                hi = max(p.sets[d].hi for p in every[r])
+                widths[d] = (max(widths[d][0], s.lo - lo), max(widths[d][1], hi - s.hi))
+        dims = [d for d in range(len(arr.bounds)) if widths[d] != (0, 0)]
+        if dims and ghosts and all(a <= limit and b <= limit for a, b in widths) and all(
+                all(own.dims[d].owned(e).is_interval or not own.dims[d].owned(e) for e in range(own.dims[d].eff))
+                for d in dims):
+            arr.widen(widths)
+        # this rank's own choice (nothing collective depends on it)
+        maps = arr.storage_maps()
+        if maps is not None and all(m.members.is_interval for m in maps):
+            box = [(m.members.lo + m.delta, m.members.hi + m.delta) for m in maps]
+            if all(all(box[d][0] <= p.sets[d].lo and p.sets[d].hi <= box[d][1] for d in range(len(box)) if p.sets[d])
+                   for p in every[rank]):
                 return None
         # a window: the hull of what this rank holds and needs
-        boxes = list(mine)
+        boxes = list(every[rank])
         if arr.owned is not None and arr.owned:
             boxes.append(arr.owned)
         if not boxes:
