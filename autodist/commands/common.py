@@ -25,7 +25,10 @@ def read_sources(args):
     for f in args.files:
         if not Path(f).is_file():
             raise UsageError(f"{f}: no such file")
-    return read_program(args.files, include_dirs=args.include)
+    program = read_program(args.files, include_dirs=args.include)
+    if not program.units:
+        raise UsageError(f"{', '.join(args.files)}: no program unit found (empty or only comments)")
+    return program
 
 
 def analysis_options(args, machine=None) -> AnalysisOptions:

@@ -105,6 +105,7 @@ class Loop:
     upper: ir.Expr
     step: int | None
     parallel: bool
+    trips: float | None = None  # average trips per entry (assumed when the bounds are unknown)
 
 
 def phase_loops(phase: Phase) -> dict[int, Loop]:
@@ -113,7 +114,7 @@ def phase_loops(phase: Phase) -> dict[int, Loop]:
         do = lp.do
         if do is None:
             continue
-        out[lp.line] = Loop(lp.var, lp.line, do.start, do.end, step_of(do), lp.parallel)
+        out[lp.line] = Loop(lp.var, lp.line, do.start, do.end, step_of(do), lp.parallel, lp.trip_count)
     return out
 
 
@@ -302,7 +303,9 @@ def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, 
         lo, hi, st = eval_affine(lp.lower, env), eval_affine(lp.upper, env), lp.step
         allowed = values.get(lp.var)
         if lo is None or hi is None or st is None:
-            return (len(allowed) if allowed is not None else 0.0) * rec(k + 1, env)
+            # unknown bounds: the values this rank was given, else the assumed trips
+            n = len(allowed) if allowed is not None else (lp.trips or 0.0)
+            return n * rec(k + 1, env)
         n = trips(lo, hi, st)
         if n == 0:
             return 0.0
