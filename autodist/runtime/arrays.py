@@ -181,7 +181,9 @@ class RtArray:
 
     def _make_get(self) -> Callable:
         local, conv, check = self.local, self._conv, self._check
-        if self.whole and all(o is not None for o in self.offsets):  # type: ignore[union-attr]
+        # a local read only when every rank holds the whole array: the choice
+        # between reading and broadcasting must be the same on every rank
+        if self.whole and self.everywhere and all(o is not None for o in self.offsets):  # type: ignore[union-attr]
             offs = self.offsets
             bounds = self.bounds
             if len(bounds) == 1:
@@ -265,14 +267,15 @@ class RtArray:
     def full(self, region: str = "gather", root: int | None = None) -> np.ndarray | None:
         """The whole array (Fortran order) on every rank, or on ``root`` only
         (None elsewhere).  A collective."""
-        if self._everywhere():  # the same decision on every rank: no collective then
+        if self.everywhere:  # the same decision on every rank: no collective then
             return np.asfortranarray(self.dist.interior).copy() if root is None or self.comms.rank == root else None
         plan = self.comms.gather_plan(self.layout, self.dtype, self.dist.ghosts, root)
         out = plan.execute(self.local, None, self.comms.stats, region)
         return out if root is None or self.comms.rank == root else None
 
-    def _everywhere(self) -> bool:
-        """Every rank holds the whole array (no communication to gather it)."""
+    @property
+    def everywhere(self) -> bool:
+        """Every rank holds the whole array (the same answer on every rank)."""
         own = self.dist.ownership
         return own.active == self.comms.size and all(a.kind == "replicated" for a in own.axes)
 

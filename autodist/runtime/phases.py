@@ -245,7 +245,7 @@ class Planner:
         region = f"{shape.unit.name}:{shape.phase.id}"
         nranks = ex.nprocs
         if forced == "replicated" or nranks == 1 or not ex.options.distribute or \
-                all(frame.a[n].whole and _everyone_whole(lay, nranks) for n, lay in layouts.items()):
+                all(_everyone_whole(lay, nranks) for lay in layouts.values()):
             plan = PhasePlan("distributed" if forced is None else "replicated", "", region, shape)
             sets = {node.id: {} for node in shape.stmts}
             self._finish(plan, frame, sets, {n.id: True for n in shape.stmts}, {}, {})
@@ -696,7 +696,7 @@ class PhaseRun:
     def __enter__(self):
         for n in self.names:
             arr = self.frame.a[n]
-            if not arr.whole:
+            if not arr.everywhere:  # the same on every rank: the remap is collective
                 self.moved.append((arr, arr.layout))
                 arr.remap(replicated(arr.bounds), region=self.region)
         self.t0 = time.perf_counter()
@@ -722,7 +722,7 @@ class PhaseRun:
         if plan.mode == "replicated":
             for n in self.names:
                 arr = frame.a[n]
-                if not arr.whole:
+                if not arr.everywhere:  # the same on every rank: the remap is collective
                     moved.append((arr, arr.layout))
                     arr.remap(replicated(arr.bounds), region=self.region)
             inner = ex.planner.plan(frame, plan.shape, forced="replicated")

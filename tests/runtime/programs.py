@@ -171,8 +171,16 @@ def run_text(comm, text: str, vectorize: bool = True):
     rank 0 (None elsewhere), their bounds, the executor)."""
     from autodist.runtime.executor import Executor, RunOptions
 
-    prepared = prepared_program(text) if comm.Get_rank() == 0 else None
-    program, analysis, translations = comm.bcast(prepared, root=0)
+    prepared, error = None, None
+    if comm.Get_rank() == 0:
+        try:
+            prepared = prepared_program(text)
+        except Exception as exc:  # every rank raises it: no rank waits alone
+            error = f"{type(exc).__name__}: {exc}"
+    prepared, error = comm.bcast((prepared, error), root=0)
+    if error is not None:
+        raise AssertionError(error)
+    program, analysis, translations = prepared
     out = io.StringIO()
     ex = Executor(program, analysis, comm, RunOptions(vectorize=vectorize), out=out, translations=translations)
     ex.run()
