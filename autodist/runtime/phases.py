@@ -448,20 +448,36 @@ class Planner:
         return out
 
     def _walk_order(self, shape: PhaseShape, part_of, mapped, nranks) -> list[int] | None:
-        """Ranks in the order the outermost (sequential) loop visits them, when
-        every statement is partitioned by that loop along the one BLOCK axis
-        of a one-dimensional arrangement (a single pipeline)."""
-        root = shape.root
-        if root.info is None or root.info.parallel:
-            return None
-        grids = set()
-        sign = None
+        """Ranks in the order a sequential loop visits them, when every
+        statement is partitioned by that loop along the one BLOCK axis of a
+        one-dimensional arrangement and every loop around it is parallel
+        (those can move inside it: a rank then runs all its iterations at
+        once, after its predecessors) -- a single pipeline."""
+        lines = {lp.line: lp for lp in shape.loops()}
         for node in shape.stmts:
             part = part_of[id(node.pattern)]
             if part.home is None:
                 return None
-            term = next(((d, a) for d, v, a, _ in part.terms if v == root.var), None)
-            if term is None:
+        candidates = set(shape.stmts[0].path) if shape.stmts else set()
+        for node in shape.stmts[1:]:
+            candidates &= set(node.path)
+        for line in sorted(candidates, key=lambda ln: shape.stmts[0].path.index(ln)):
+            lp = lines[line]
+            if lp.info is None or lp.info.parallel:
+                continue
+            outer = shape.stmts[0].path[:shape.stmts[0].path.index(line)]
+            if any(lines[o].info is None or not lines[o].info.parallel for o in outer):
+                return None
+            return self._order_along(shape, lp, part_of, mapped, nranks)
+        return None
+
+    def _order_along(self, shape: PhaseShape, lp: LoopNode, part_of, mapped, nranks) -> list[int] | None:
+        grids = set()
+        sign = None
+        for node in shape.stmts:
+            part = part_of[id(node.pattern)]
+            term = next(((d, a) for d, v, a, _ in part.terms if v == lp.var), None)
+            if term is None or _line_of(node, lp.var) != lp.line:
                 return None
             d, a = term
             own = ownership(mapped[part.home], nranks)
@@ -476,7 +492,7 @@ class Planner:
         if len(grids) != 1:
             return None
         (grid,) = grids
-        step = ir.affine(root.do.step).const if root.do.step is not None else 1
+        step = ir.affine(lp.do.step).const if lp.do.step is not None else 1
         ranks = list(range(grid[0]))
         if sign * step < 0:
             ranks.reverse()
