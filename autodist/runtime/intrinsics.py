@@ -268,7 +268,7 @@ def powi_chain(n: int) -> list[tuple[int, int, int]]:
 
 def nint(x) -> int:
     """``NINT``: nearest integer, halves away from zero."""
-    r = math.trunc(x)
+    r = int(x)  # truncates toward zero, for np.float32 too
     f = x - r
     if f >= 0.5:
         r += 1
@@ -290,7 +290,7 @@ def anint(x):
         r = np.trunc(x)
         f = x - r
         return (r + (f >= 0.5) - (f <= -0.5)).astype(x.dtype)
-    r = type(x)(math.trunc(x))
+    r = type(x)(np.trunc(x))
     f = x - r
     if f >= 0.5:
         r = r + 1
@@ -302,7 +302,7 @@ def anint(x):
 def aint(x):
     if isinstance(x, np.ndarray):
         return np.trunc(x).astype(x.dtype)
-    return type(x)(math.trunc(x)) if x == x and abs(x) != math.inf else x
+    return type(x)(np.trunc(x))
 
 
 def vint(x):

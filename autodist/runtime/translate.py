@@ -702,8 +702,7 @@ class UnitTranslator:
             self.epilogue()
         elif isinstance(s, ir.Stop):
             self.store_commons()
-            code = "None" if s.code is None else self.ex.expr(s.code)[0]
-            em(f"raise StopProgram({code})")
+            em(f"raise StopProgram({self.stop_code(s.code)})")
         elif isinstance(s, ir.Io):
             self.io(s)
         elif isinstance(s, ir.Directive):
@@ -712,6 +711,19 @@ class UnitTranslator:
             raise unsupported(f"{s.text.strip()!r} ({s.reason})", s.span)
         else:
             raise unsupported(f"statement {type(s).__name__}", s.span)
+
+    def stop_code(self, code: ir.Expr | None) -> str:
+        """The code of ``STOP code``: an integer or a character constant."""
+        if code is None:
+            return "None"
+        if isinstance(code, ir.OpaqueExpr):
+            text = code.text.strip()
+            if text.isdigit():
+                return str(int(text))
+            if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+                return repr(text[1:-1])
+            raise unsupported(f"STOP code {text!r}", self.ex.span)
+        return self.ex.expr(code)[0]
 
     def assign(self, target: ir.Expr, value: ir.Expr) -> None:
         em = self.em
@@ -814,9 +826,11 @@ class UnitTranslator:
         self.store_commons()
         r = em.fresh("res")
         em(f"{r} = _U[{s.name!r}](_rt{''.join(', ' + a for a in args)})")
+        self.load_commons()
         for k, target in writeback:
             self.store_result(f"{r}[{k}]", target)
-        self.load_commons()
+        if any(isinstance(t, ir.Name) and t.name in {m for m, _, _ in self.common_scalars} for _, t in writeback):
+            self.store_commons()
 
     def actuals(self, name: str, callee: ir.Unit, args: tuple[ir.Expr, ...], span: ir.Span
                 ) -> tuple[list[str], list[tuple[int, ir.Expr]]]:
