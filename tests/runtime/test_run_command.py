@@ -1,0 +1,196 @@
+"""``autodist run`` and ``autodist profile`` as a user sees them: the report,
+the dump, --verify, faults that end the whole job, --timeout, errors before
+anything runs, the profile data; and the measured movement of ADI against
+``autodist annotate --report``."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+import time
+from contextlib import redirect_stderr
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autodist.analysis.profiledata import load_profile_data
+from autodist.cli import main
+from autodist.runtime.api import run_file
+from autodist.runtime.verify import compare_arrays, compare_output
+from tests.conftest import SAMPLES, requires_gfortran
+from tests.runtime.programs import run_text, scaled, source_file, variant
+
+
+def cli(*args, cwd=None, timeout=300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "autodist", *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=cwd)
+
+
+def test_report_and_dump_of_a_remapping_run():
+    text = variant("adi", "remapping")
+    rep = run_file(text, 2, dump=True)
+    assert rep.status == 0, rep.stderr
+    assert "X(1,1)" in rep.stdout
+    assert [p.id for p in rep.phases] == list(range(1, 10))
+    sweep = rep.phase("ADI", 4)
+    assert sweep.executions == 3 and sweep.mode in ("distributed", "pipelined") and sweep.vectorized
+    assert len(sweep.ranks) == 2 and all(r.compute_time >= 0 for r in sweep.ranks)
+    assert rep.remaps and {r.array for r in rep.remaps} == {"A", "B", "X"}
+    for r in rep.remaps:
+        assert r.executions >= 1 and sum(r.elements_received) > 0
+    # the dump holds the final arrays, equal to a sequential run's
+    from mpi4py import MPI
+
+    _, arrays, _, _ = run_text(MPI.COMM_SELF, text)
+    assert sorted(rep.arrays) == sorted(arrays) == ["ADI.A", "ADI.B", "ADI.X"]
+    for k in arrays:
+        assert np.array_equal(rep.arrays[k], arrays[k])
+
+
+@requires_gfortran
+def test_verify_compares_with_a_sequential_run_and_gfortran():
+    path = source_file(variant("shallow", "block_block"))
+    out = cli("run", str(path), "-np", "2", "--verify")
+    assert out.returncode == 0, out.stderr
+    assert "same results as the sequential run" in out.stderr
+    assert "same results as gfortran (14 array(s) and the output)" in out.stderr
+    assert out.stdout.startswith(" CYCLES =")
+
+
+def test_mismatches_name_the_array_index_and_values():
+    a = {"P.X": np.arange(12.0).reshape(3, 4, order="F")}
+    b = {"P.X": a["P.X"].copy()}
+    b["P.X"][1, 2] += 1e-9
+    m = compare_arrays(a, b, {"P.X": ((0, 2), (1, 4))})
+    assert str(m) == "array P.X(1,3): 7.0 here, 7.000000001 in the reference"
+    b["P.X"][1, 2] = 7.0 * (1 + 1e-13)
+    assert compare_arrays(a, b, {}) is None
+    assert compare_output(" X =   1.5000000000000000     ", " X =   1.5000000000001000     ", 1e-12) is None
+    assert str(compare_output(" X = 1.5", " Y = 1.5")) == "output word 1: 'X' here, 'Y' in the reference"
+
+
+FAULT = """\
+      PROGRAM OOB
+      INTEGER N
+      PARAMETER (N = 16)
+      REAL A(N), B(N)
+      INTEGER I
+CHPF$ PROCESSORS P(4)
+CHPF$ DISTRIBUTE A(BLOCK) ONTO P
+CHPF$ ALIGN B(I) WITH A(I)
+      DO 10 I = 1, N
+         A(I) = REAL(I)
+   10 CONTINUE
+      DO 20 I = 2, N
+         B(I) = A(I+1) * 2.0
+   20 CONTINUE
+      PRINT *, B(5)
+      END
+"""
+
+
+def test_a_fault_on_one_rank_ends_the_job_with_its_message(tmp_path):
+    path = tmp_path / "oob.f"
+    path.write_text(FAULT)
+    t0 = time.monotonic()
+    out = cli("run", str(path), "-np", "4", "--timeout", "120", timeout=200)
+    assert out.returncode != 0
+    assert f"rank 3: {path}:13: index 17 of A dimension 1 is outside 1:16" in out.stderr
+    assert time.monotonic() - t0 < 100
+    assert "Traceback" not in out.stderr
+
+
+def test_a_job_that_does_not_end_is_killed_at_the_timeout(tmp_path):
+    path = tmp_path / "spin.f"
+    path.write_text("      PROGRAM SPIN\n      INTEGER K\n      K = 0\n   10 K = K + 1\n      GOTO 10\n      END\n")
+    out = cli("run", str(path), "-np", "2", "--timeout", "3", timeout=120)
+    assert out.returncode != 0 and "did not finish within 3 s" in out.stderr
+
+
+def test_constructs_outside_the_subset_are_reported_before_anything_runs(tmp_path):
+    path = tmp_path / "rd.f"
+    path.write_text("      PROGRAM RD\n      INTEGER I\n      PRINT *, 'HELLO'\n      READ (*,*) I\n      END\n")
+    out = cli("run", str(path), "-np", "2")
+    assert out.returncode == 2 and out.stdout == ""
+    assert f"{path}:4: READ statements is outside the runtime's subset" in out.stderr
+    assert out.stderr.count("READ statements") == 1
+
+
+def test_bad_options_are_usage_errors(tmp_path):
+    assert cli("run", str(tmp_path / "none.f")).returncode == 2
+    path = tmp_path / "p.f"
+    path.write_text("      PROGRAM P\n      END\n")
+    out = cli("run", str(path), "-np", "0")
+    assert out.returncode == 2 and "-np" in out.stderr
+    out = cli("run", str(path), "--report", str(path))
+    assert out.returncode == 2 and "refusing to overwrite" in out.stderr
+
+
+PROFILED = """\
+      PROGRAM PROF
+      INTEGER N
+      PARAMETER (N = 40)
+      DOUBLE PRECISION A(N)
+      INTEGER I, J, K
+      K = 0
+      DO 20 J = 1, 4
+         DO 10 I = 1, N - J
+            A(I) = DBLE(I * J)
+   10    CONTINUE
+         IF (MOD(J, 4) .EQ. 0) THEN
+            K = K + 1
+         ELSE IF (J .GT. 1) THEN
+            K = K + 2
+         END IF
+   20 CONTINUE
+      PRINT *, K, A(3)
+      END
+"""
+
+
+def test_profile_records_trips_branches_and_phase_times(tmp_path):
+    path = tmp_path / "prof.f"
+    path.write_text(PROFILED)
+    out = tmp_path / "profile.json"
+    with redirect_stderr(io.StringIO()):
+        assert main(["profile", str(path), "-o", str(out), "-q"]) == 0
+    data = load_profile_data(out)
+    loops = data.loops
+    assert loops[f"{path}:7"].trips == 4 and loops[f"{path}:7"].entries == 1
+    assert loops[f"{path}:8"].entries == 4 and loops[f"{path}:8"].trips == (39 + 38 + 37 + 36) / 4
+    assert data.branches[f"{path}:11"].taken == 0.25 and data.branches[f"{path}:11"].evaluations == 4
+    assert data.branches[f"{path}:13"].taken == 2 / 3 and data.branches[f"{path}:13"].evaluations == 3
+    assert set(data.phase_times) == {"PROF:1"} and data.phase_times["PROF:1"] > 0
+    assert json.loads(out.read_text())["version"] == 1
+
+
+def test_movement_of_adi_equals_the_annotate_report(tmp_path):
+    """ADI as autodist annotates it for 4 processors on manycore_smp (a
+    dynamic solution that remaps X, A and B twice per iteration): every
+    remap and every phase moves exactly what ``--report`` predicts."""
+    annotated = tmp_path / "adi_dyn.f"
+    report = tmp_path / "plan.json"
+    with redirect_stderr(io.StringIO()):
+        assert main(["annotate", str(SAMPLES / "adi.f"), "--procs", "4", "--machine", "manycore_smp",
+                     "--mode", "dynamic", "-o", str(annotated), "--report", str(report), "-q"]) == 0
+    plan = json.loads(report.read_text())["chosen"]
+    run = run_file(str(annotated), 4)
+    assert run.status == 0, run.stderr
+    assert plan["remaps"], "the dynamic solution remaps"
+    for remap in plan["remaps"]:
+        measured = [r for r in run.remaps if (r.array, r.source, r.target) == (remap["array"], remap["from"], remap["to"])]
+        assert measured, remap
+        worst = max(max(m.elements_received) // m.executions for m in measured)
+        assert worst * 8 == remap["bytes"]
+    count = {}
+    for remap in plan["remaps"]:
+        key = (remap["array"], remap["from"], remap["to"])
+        count[key] = count.get(key, 0) + remap["count"]
+    for key, n in count.items():
+        assert sum(m.executions for m in run.remaps if (m.array, m.source, m.target) == key) == n
+    for ph in plan["phases"]:
+        rec = run.phase("ADI", ph["id"])
+        assert max(rec.elements_received) == ph["movement_bytes"] // 8 * rec.executions
