@@ -68,8 +68,6 @@ def _rank_main(req) -> int:
 
 
 def run(args) -> int:
-    import sys
-
     from ..runtime.launch import in_mpi_job, spmd
 
     req = _request(args)
@@ -82,5 +80,20 @@ def run(args) -> int:
         nprocs = size
     else:
         nprocs = args.nprocs or 1
-    argv = ["run", *sys.argv[sys.argv.index("run") + 1:]] if "run" in sys.argv else ["run", *args.files]
-    return spmd(argv, nprocs, _rank_main, req, timeout=args.timeout)
+    return spmd(_argv(args, nprocs), nprocs, _rank_main, req, timeout=args.timeout)
+
+
+def _argv(args, nprocs: int) -> list[str]:
+    """The command line each rank runs (``python -m autodist <argv>``)."""
+    out = ["run", *args.files, "-np", str(nprocs), "--timeout", str(args.timeout), "--rtol", repr(args.rtol)]
+    for d in args.include:
+        out += ["-I", d]
+    for flag, value in (("--report", args.report), ("--dump", args.dump)):
+        if value is not None:
+            out += [flag, value]
+    for flag, on in (("--verify", args.verify), ("--no-gfortran", args.no_gfortran), ("-q", args.quiet),
+                     ("--no-vectorize", args.no_vectorize), ("--replicated", args.replicated),
+                     ("-v", args.verbose)):
+        if on:
+            out.append(flag)
+    return out

@@ -78,8 +78,8 @@ class Frame:
         return self.commons[name]
 
 
-class _Timer:
-    """Adds the time of a ``with`` block to a region's computation time."""
+class _CallPhase:
+    """Adds the time of a call (the callee's own phases included) to a region."""
 
     def __init__(self, stats, region: str):
         self.stats, self.region = stats, region
@@ -139,7 +139,8 @@ class Executor:
             if given is not None and u.name in given:
                 tr = given[u.name]
             else:
-                tr = translate_unit(u, self.facts, phase_lines(self.analysis, u.name), self.options.instrument)
+                tr = translate_unit(u, self.facts, phase_lines(self.analysis, u.name), self.options.instrument,
+                                    phase_lines(self.analysis, u.name, "call"))
             self.translations[u.name] = tr
             filename = f"<autodist {u.name}>"
             ns = {**it.HELPERS, **GENERATED_HELPERS, "_U": self.functions, "_FMT": tr.formats}
@@ -396,6 +397,15 @@ class Executor:
 
         return PhaseRun.start(self, frame, line)
 
+    def call_phase(self, frame: Frame, line: int) -> "_CallPhase":
+        """Counts an execution of a call phase and its time, callee included."""
+        proc = self.analysis.procedure(frame.unit.name)
+        pid = next(ph.id for ph in proc.phases if ph.kind == "call" and ph.span.first == line)
+        region = f"{frame.unit.name}:{pid}"
+        self.executions[region] = self.executions.get(region, 0) + 1
+        self.phase_modes.setdefault(region, ("call", "", ()))
+        return _CallPhase(self.comms.stats, region)
+
     # ---------------------------------------------------------------- output
 
     def write(self, unit: int, fmt, items: list) -> None:
@@ -446,9 +456,9 @@ class Executor:
 # --------------------------------------------------------------------------- helpers
 
 
-def phase_lines(analysis: ProgramAnalysis, unit: str) -> set[int]:
-    """First lines of the loop phases of ``unit``."""
-    return {ph.span.first for ph in analysis.procedure(unit).phases if ph.kind == "loop"}
+def phase_lines(analysis: ProgramAnalysis, unit: str, kind: str = "loop") -> set[int]:
+    """First lines of the loop (or call) phases of ``unit``."""
+    return {ph.span.first for ph in analysis.procedure(unit).phases if ph.kind == kind}
 
 
 def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument: bool = False
@@ -459,7 +469,8 @@ def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument
     if program.main is None:
         raise UnsupportedError("the program has no main program unit",
                                program.files[0] if program.files else None)
-    return {u.name: translate_unit(u, facts, phase_lines(analysis, u.name), instrument)
+    return {u.name: translate_unit(u, facts, phase_lines(analysis, u.name), instrument,
+                                   phase_lines(analysis, u.name, "call"))
             for u in program.units if u.kind != "blockdata"}
 
 

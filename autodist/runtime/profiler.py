@@ -86,7 +86,8 @@ def profile_program(files, include_dirs=()) -> tuple[ProfileData, str]:
                 loops[key] = LoopStats(n / (n - taken), n - taken)
     times = {}
     regions = timed.comms.stats.regions
-    for region, count in timed.executions.items():
-        if region in regions and ":" in region and not region.startswith(("remap", "entry", "exit")):
-            times[region] = regions[region].compute_time / count if count else 0.0
+    for region, (mode, _, _) in timed.phase_modes.items():
+        count = timed.executions.get(region, 0)
+        if mode != "call" and region in regions and count:
+            times[region] = regions[region].compute_time / count
     return ProfileData(loops, branches, times, source=",".join(program.files)), out.getvalue()

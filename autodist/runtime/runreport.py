@@ -23,7 +23,9 @@ Counters are per rank and summed over every execution of the region;
 ``executions`` is how many times the region ran (the same on every rank:
 control flow outside phases is replicated);
 ``predicted_elements_received`` is, per rank, what one execution must
-receive by :func:`autodist.mapping.iterations.phase_needs`.  ``mode`` is
+receive by :func:`autodist.mapping.iterations.phase_needs`.  A call phase
+(``kind`` "call", mode "call") reports the time of its calls, the callee's
+own phases included (those are listed under the callee too).  ``mode`` is
 ``distributed``, ``pipelined``, ``replicated`` (gathered on every rank) or
 ``inline`` (outside the vectorizable subset, run on replicated data);
 ``reason`` says why a phase was not distributed.
@@ -56,13 +58,12 @@ def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: d
     used: set[str] = set()
     for proc in analysis.procedures:
         for ph in proc.phases:
-            if ph.kind != "loop":
-                continue
             region = f"{proc.name}:{ph.id}"
             used.add(region)
             mode, reason, vec = phase_modes.get(region, ("not run", "", ()))
             phases.append({
-                "procedure": proc.name, "id": ph.id, "file": ph.span.file, "first_line": ph.span.first,
+                "procedure": proc.name, "id": ph.id, "kind": ph.kind, "file": ph.span.file,
+                "first_line": ph.span.first,
                 "last_line": ph.span.last, "mode": mode, "reason": reason,
                 "vectorized": [list(c) for c in vec], "executions": executions.get(region, 0),
                 "predicted_elements_received": predicted.get(region, []),
@@ -117,6 +118,7 @@ class PhaseRecord:
     ranks: tuple[RegionRecord, ...]
     predicted_elements_received: tuple[int, ...] = ()
     vectorized: tuple[tuple[str, ...], ...] = ()
+    kind: str = "loop"
 
     @property
     def key(self) -> str:
@@ -171,7 +173,7 @@ def parse_report(raw: dict, status: int = 0, stdout: str = "", stderr: str = "",
     """A :class:`RunReport` from the JSON document (and the run's output)."""
     phases = tuple(PhaseRecord(p["procedure"], p["id"], p["first_line"], p["last_line"], p["mode"], p["reason"],
                                p["executions"], _regions(p["ranks"]), tuple(p.get("predicted_elements_received", ())),
-                               tuple(tuple(c) for c in p.get("vectorized", ())))
+                               tuple(tuple(c) for c in p.get("vectorized", ())), p.get("kind", "loop"))
                    for p in raw.get("phases", ()))
     remaps = tuple(RemapRecord(r["procedure"], r["line"], r["array"], r["from"], r["to"], r["executions"],
                                _regions(r["ranks"])) for r in raw.get("remaps", ()))

@@ -455,10 +455,11 @@ class UnitTranslator:
     """Translates one unit (see the module docstring)."""
 
     def __init__(self, unit: ir.Unit, facts: ProgramFacts, phase_lines: set[int] = frozenset(),
-                 instrument: bool = False):
+                 instrument: bool = False, call_lines: set[int] = frozenset()):
         self.unit = unit
         self.facts = facts
         self.phase_lines = set(phase_lines)
+        self.call_lines = set(call_lines)
         self.instrument = instrument
         self.em = Emitter()
         self.ex = ExprGen(unit, facts, self.em)
@@ -825,7 +826,13 @@ class UnitTranslator:
         args, writeback = self.actuals(s.name, callee, s.args, s.span)
         self.store_commons()
         r = em.fresh("res")
-        em(f"{r} = _U[{s.name!r}](_rt{''.join(', ' + a for a in args)})")
+        call = f"{r} = _U[{s.name!r}](_rt{''.join(', ' + a for a in args)})"
+        if s.span.first in self.call_lines:
+            em(f"with _rt.call_phase(_f, {s.span.first}):")
+            with em.indent():
+                em(call)
+        else:
+            em(call)
         self.load_commons()
         for k, target in writeback:
             self.store_result(f"{r}[{k}]", target)
@@ -1000,9 +1007,10 @@ class _SeqExpr(ExprGen):
 
 
 def translate_unit(unit: ir.Unit, facts: ProgramFacts, phase_lines: set[int] = frozenset(),
-                   instrument: bool = False) -> Translation:
-    """The Python translation of ``unit`` (see the module docstring)."""
-    tr = UnitTranslator(unit, facts, phase_lines, instrument)
+                   instrument: bool = False, call_lines: set[int] = frozenset()) -> Translation:
+    """The Python translation of ``unit`` (see the module docstring);
+    ``phase_lines``/``call_lines``: first lines of its loop and call phases."""
+    tr = UnitTranslator(unit, facts, phase_lines, instrument, call_lines)
     tr.ex = _SeqExpr(tr)
     return tr.translate()
 
