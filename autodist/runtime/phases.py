@@ -176,6 +176,8 @@ class PhasePlan:
     uses: dict[str, ArrayUse] = field(default_factory=dict)
     combine: list[tuple[str, str]] = field(default_factory=list)  # (scalar, max|min) all-reduced after
     lastprivate: list[tuple[str, int]] = field(default_factory=list)  # (private array, rank with its last values)
+    ordered: list[str] = field(default_factory=list)  # + and * reductions passed from rank to rank
+    order: list[int] = field(default_factory=list)  # ranks in the order of the sequential iterations
     predicted: list[int] = field(default_factory=list)  # elements each rank receives
     source: str = ""
 
@@ -286,15 +288,19 @@ class Planner:
                 row.append(None if vals is None else {v: s for v, s in vals.items() if v in pvars})
             per_rank[node.id] = row
             guards[node.id] = self._guards(node, part, mapped, nranks, rank, _chain_vars(shape, node))
-        self._check_scalars(shape, per_rank, part_of)
+        ordered = self._check_scalars(shape, per_rank, part_of)
+        order = self._ordered(shape, ordered, part_of, mapped, nranks) if ordered else []
         lastprivate = self._private_arrays(shape, part_of, per_rank, mapped, loops, nranks)
         combine = [(n, op) for n, op in shape.reductions.items() if op in ("max", "min")
                    and any(part_of[id(s.pattern)].home is not None for s in shape.stmts
                            if isinstance(s.stmt.target, ir.Name) and s.stmt.target.name == n)]
         written = self._written(shape, per_rank, part_of, mapped, nranks, loops)
-        pipeline_pieces = self._hazards(shape, pieces, written, mapped, part_of, nranks, combine)
+        pipeline_pieces = self._hazards(shape, pieces, written, mapped, part_of, nranks, combine or ordered)
         mode = "pipelined" if pipeline_pieces else "distributed"
-        plan = PhasePlan(mode, "", region, shape, combine=combine, predicted=predicted, lastprivate=lastprivate)
+        if ordered:
+            mode = "pipelined"
+        plan = PhasePlan(mode, "", region, shape, combine=combine, predicted=predicted, lastprivate=lastprivate,
+                         ordered=ordered, order=order)
         sets = {node.id: ({} if per_rank[node.id][rank] is None else dict(per_rank[node.id][rank]))
                 for node in shape.stmts}
         executes = {node.id: per_rank[node.id][rank] is not None for node in shape.stmts}
@@ -321,8 +327,12 @@ class Planner:
             out.append((ax.dim, owned.sets[ax.dim] if owned is not None else IndexSet.empty()))
         return out
 
-    def _check_scalars(self, shape: PhaseShape, per_rank, part_of) -> None:
-        """Scalars must mean the same thing on every rank where they are used."""
+    def _check_scalars(self, shape: PhaseShape, per_rank, part_of) -> list[str]:
+        """Scalars must mean the same thing on every rank where they are used.
+        Returns the ``+`` and ``*`` reductions whose iterations run on several
+        ranks: they must accumulate in the sequential order (see
+        :meth:`_ordered`)."""
+        ordered = []
         for node in shape.stmts:
             t = node.stmt.target
             if not isinstance(t, ir.Name):
@@ -330,9 +340,8 @@ class Planner:
             name = t.name
             home = part_of[id(node.pattern)].home
             if name in shape.reductions:
-                if home is not None and shape.reductions[name] in ("+", "*"):
-                    raise _Fallback(f"the {shape.reductions[name]} reduction of {name} would add in another "
-                                    "order across ranks")
+                if home is not None and shape.reductions[name] in ("+", "*") and name not in ordered:
+                    ordered.append(name)
                 continue
             if name in shape.privates:
                 users = [s for s in shape.stmts if s is not node and _uses(s, name, shape)]
@@ -342,6 +351,19 @@ class Planner:
                 continue
             if home is not None:
                 raise _Fallback(f"scalar {name} would differ between ranks")
+        return ordered
+
+    def _ordered(self, shape: PhaseShape, names: list[str], part_of, mapped, nranks) -> list[int]:
+        """The ranks in the order of the sequential iterations when every
+        statement is partitioned by the outermost loop along one BLOCK axis:
+        then each rank's iterations follow its predecessor's, and passing the
+        partial sums from rank to rank adds in the sequential order exactly."""
+        order = self._order_along(shape, shape.root, part_of, mapped, nranks)
+        if order is None:
+            name = names[0]
+            raise _Fallback(f"the {shape.reductions[name]} reduction of {name} would add in another order "
+                            "across ranks")
+        return order
 
     def _private_arrays(self, shape, part_of, per_rank, mapped, loops, nranks) -> list[tuple[str, int]]:
         """Work arrays the analysis privatized (each iteration of the loops
@@ -774,7 +796,11 @@ class PhaseRun:
             if use.corder and ctx.store[name].size:
                 flipped.append((name, use, ctx.store[name]))
                 ctx.store[name] = np.ascontiguousarray(ctx.store[name])
+        if inner.ordered:
+            scalars = self._receive_partials(inner, scalars, stats)
         outs = inner.fn(ctx, *scalars)
+        if inner.ordered:
+            outs = self._pass_partials(inner, outs, stats)
         for name, use, orig in flipped:
             if use.written:
                 orig[...] = ctx.store[name]
@@ -807,6 +833,39 @@ class PhaseRun:
         for arr, layout in reversed(moved):
             arr.remap(layout, region=self.region)
         return outs
+
+
+    def _receive_partials(self, plan: PhasePlan, scalars: tuple, stats) -> tuple:
+        """The running values of the ordered reductions from the predecessor."""
+        comm, rank = self.ex.comms.comm, self.ex.rank
+        pos = plan.order.index(rank)
+        if pos == 0:
+            return scalars
+        t0 = time.perf_counter()
+        values = comm.recv(source=plan.order[pos - 1], tag=_TAG + 1)
+        stats.record(self.region, elements_received=len(values), messages_received=1,
+                     seconds=time.perf_counter() - t0)
+        ins = list(scalars)
+        for name, v in zip(plan.ordered, values):
+            ins[plan.shape.ins.index(name)] = v
+        return tuple(ins)
+
+    def _pass_partials(self, plan: PhasePlan, outs: tuple, stats) -> tuple:
+        """Give the running values to the successor; the last rank's are the
+        results, which every rank then gets."""
+        comm, rank = self.ex.comms.comm, self.ex.rank
+        pos = plan.order.index(rank)
+        values = [outs[plan.shape.outs.index(n)] for n in plan.ordered]
+        t0 = time.perf_counter()
+        if pos + 1 < len(plan.order):
+            comm.send(values, dest=plan.order[pos + 1], tag=_TAG + 1)
+            stats.record(self.region, elements_sent=len(values), messages_sent=1)
+        values = comm.bcast(values, root=plan.order[-1])
+        stats.region(self.region).comm_time += time.perf_counter() - t0
+        outs = list(outs)
+        for name, v in zip(plan.ordered, values):
+            outs[plan.shape.outs.index(name)] = v
+        return tuple(outs)
 
 
 def _inline_arrays(do: ir.Do, unit: ir.Unit) -> list[str]:
