@@ -508,6 +508,16 @@ def _same(args: list[Arg], t: ir.Type) -> list[str]:
     return [convert(c, at, t, v) for c, at, v in args]
 
 
+#: Intrinsics on scalars only: code template over the argument codes, result type (None: the generic rule).
+_SCALAR_ONLY: dict[str, tuple[str, ir.Type | None]] = {
+    "LEN": ("len({0})", INTEGER), "ICHAR": ("ichar({0})", INTEGER), "CHAR": ("chr({0})", None),
+    "INDEX": ("index_({0}, {1})", INTEGER), "LGE": ("{g}({0}, {1})", LOGICAL), "LGT": ("{g}({0}, {1})", LOGICAL),
+    "LLE": ("{g}({0}, {1})", LOGICAL), "LLT": ("{g}({0}, {1})", LOGICAL), "IAND": ("({0} & {1})", None),
+    "IOR": ("({0} | {1})", None), "IEOR": ("({0} ^ {1})", None), "NOT": ("(~{0})", None),
+    "ISHFT": ("ishft({0}, {1})", None), "BTEST": ("btest({0}, {1})", LOGICAL),
+}
+
+
 def call_code(name: str, args: list[Arg]) -> tuple[str, ir.Type]:
     """Python code and Fortran result type of the intrinsic reference
     ``name(args)``; raises :class:`UnsupportedError` for an intrinsic the
@@ -606,25 +616,9 @@ def call_code(name: str, args: list[Arg]) -> tuple[str, ir.Type]:
         return (f"np.conj({c})" if vec else f"{c}.conjugate()"), rtype
     if vec:
         raise UnsupportedError(f"intrinsic {name} in a vectorized loop is outside the runtime's subset")
-    if g == "LEN":
-        return f"len({codes[0]})", INTEGER
-    if g == "ICHAR":
-        return f"ichar({codes[0]})", INTEGER
-    if g == "CHAR":
-        return f"chr({codes[0]})", rtype
-    if g == "INDEX":
-        return f"index_({codes[0]}, {codes[1]})", INTEGER
-    if g in ("LGE", "LGT", "LLE", "LLT"):
-        return f"{g}({codes[0]}, {codes[1]})", LOGICAL
-    if g in ("IAND", "IOR", "IEOR"):
-        op = {"IAND": "&", "IOR": "|", "IEOR": "^"}[g]
-        return f"({codes[0]} {op} {codes[1]})", rtype
-    if g == "NOT":
-        return f"(~{codes[0]})", rtype
-    if g == "ISHFT":
-        return f"ishft({codes[0]}, {codes[1]})", rtype
-    if g == "BTEST":
-        return f"btest({codes[0]}, {codes[1]})", LOGICAL
+    if g in _SCALAR_ONLY:
+        template, fixed = _SCALAR_ONLY[g]
+        return template.format(*codes, g=g), fixed or rtype
     raise UnsupportedError(f"intrinsic {name} is outside the runtime's subset")
 
 

@@ -14,7 +14,7 @@ import io
 import json
 import sys
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
@@ -38,17 +38,6 @@ class RunRequest:
     gfortran: bool = True
     quiet: bool = False
     timeout: float = 600.0
-
-
-@dataclass
-class RunOutcome:
-    """What rank 0 knows after the run."""
-
-    status: int = 0
-    stop: object = None
-    report: dict | None = None
-    arrays: dict | None = None
-    messages: list[str] = field(default_factory=list)
 
 
 def prepare(files, include_dirs=(), instrument: bool = False):
@@ -102,7 +91,6 @@ def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
     t0 = time.perf_counter()
     stop = ex.run()
     seconds = comm.allreduce(time.perf_counter() - t0, op=_max())
-    outcome = RunOutcome(stop=stop)
     per_rank = ex.comms.stats.gather(comm, root=0)
     predicted = comm.gather(ex.predicted, root=0)
     executions = ex.executions
@@ -112,9 +100,9 @@ def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
         merged: dict[str, list[int]] = {}
         for d in predicted or []:
             merged.update(d)
-        outcome.report = build_report(per_rank, analysis, ex.phase_modes, ex.remap_log, merged, executions,
-                                      program.files, comm.Get_size(), seconds, stop)
-        _write_json(req.report, outcome.report)
+        report = build_report(per_rank, analysis, ex.phase_modes, ex.remap_log, merged, executions,
+                              program.files, comm.Get_size(), seconds, stop)
+        _write_json(req.report, report)
     need_arrays = req.dump is not None or req.verify
     arrays = ex.gather_arrays(root=0) if need_arrays else None
     bounds = {k: a.bounds for k, a in ex.arrays().items()}

@@ -593,45 +593,46 @@ def check_span(v0: int, v1: int, c1: int, c0: int, lo: int, hi: int, what: str) 
     check(c1 * v1 + c0, lo, hi, what)
 
 
-def red_sum(r, terms, mask=None):
+def _accumulate(ufunc, r, terms, mask):
+    """``r op t1 op t2 ...`` over the terms (masked out ones skipped) in
+    Fortran order: ``ufunc.accumulate`` adds strictly left to right (no
+    pairwise summation), as the sequential loop does."""
     t = np.asarray(terms).reshape(-1, order="F") if np.ndim(terms) else np.asarray([terms])
     if mask is not None:
         t = t[np.broadcast_to(mask, np.shape(terms)).reshape(-1, order="F")] if np.ndim(terms) else \
             (t if bool(mask) else t[:0])
     if t.size == 0:
         return r
-    acc = np.add.accumulate(np.concatenate((np.asarray([r], dtype=t.dtype), t)))
+    acc = ufunc.accumulate(np.concatenate((np.asarray([r], dtype=t.dtype), t)))
     return type(r)(acc[-1]) if not isinstance(r, np.generic) else acc[-1]
+
+
+def red_sum(r, terms, mask=None):
+    return _accumulate(np.add, r, terms, mask)
 
 
 def red_prod(r, terms, mask=None):
-    t = np.asarray(terms).reshape(-1, order="F") if np.ndim(terms) else np.asarray([terms])
-    if mask is not None and np.ndim(terms):
-        t = t[np.broadcast_to(mask, np.shape(terms)).reshape(-1, order="F")]
+    return _accumulate(np.multiply, r, terms, mask)
+
+
+def _extreme(pick, r, terms, mask):
+    """``MAX(r, t1, t2, ...)`` (``pick`` is max) or the MIN: exact in any order."""
+    t = np.asarray(terms)
+    if mask is not None:
+        shape = np.broadcast(t, mask).shape
+        t = np.broadcast_to(t, shape)[np.broadcast_to(mask, shape)]
     if t.size == 0:
         return r
-    acc = np.multiply.accumulate(np.concatenate((np.asarray([r], dtype=t.dtype), t)))
-    return type(r)(acc[-1]) if not isinstance(r, np.generic) else acc[-1]
+    m = t.max() if pick is max else t.min()
+    return r if pick(r, m) == r else type(r)(m)
 
 
 def red_max(r, terms, mask=None):
-    t = np.asarray(terms)
-    if mask is not None:
-        t = np.broadcast_to(t, np.broadcast(t, mask).shape)[np.broadcast_to(mask, np.broadcast(t, mask).shape)]
-    if t.size == 0:
-        return r
-    m = t.max()
-    return r if r >= m else type(r)(m)
+    return _extreme(max, r, terms, mask)
 
 
 def red_min(r, terms, mask=None):
-    t = np.asarray(terms)
-    if mask is not None:
-        t = np.broadcast_to(t, np.broadcast(t, mask).shape)[np.broadcast_to(mask, np.broadcast(t, mask).shape)]
-    if t.size == 0:
-        return r
-    m = t.min()
-    return r if r <= m else type(r)(m)
+    return _extreme(min, r, terms, mask)
 
 
 def _fancy(items: tuple) -> tuple[tuple, list[int]]:
