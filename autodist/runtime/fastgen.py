@@ -119,6 +119,7 @@ class FastGen:
         self.assigned = self._phase_assigned()
         self.open_loops: list[LoopNode] = []  # Python loops currently open (outer first)
         self.selectors: dict[str, str] = {}
+        self.one_group: int | None = None  # the chain's statements share one range: tested once
         self.prelude: list[tuple[str, tuple[str, int] | None]] = []
         self.last_items = ""  # arguments of the last vector view (for _fancy_set)
 
@@ -319,17 +320,21 @@ class FastGen:
     # ---------------------------------------------------------------- references
 
     def positions(self, e: ir.Index) -> str:
-        st = self.plan.store[e.name]
-        parts = []
-        for d, sub in enumerate(e.subscripts):
-            saved, self.group = self.group, None
+        return ", ".join(self.positions_one(e.name, d, sub) for d, sub in enumerate(e.subscripts))
+
+    def position_code(self, sub: ir.Expr, offset: int) -> str:
+        """Code of ``sub - offset``, folded when ``sub`` is affine in integer
+        scalars (``v_J - 2`` rather than ``(v_J - 1) - 1``)."""
+        a = ir.affine(sub)
+        if a is None or any(self.ex.type_of_name(v).base != "integer" or v in self.ex.subst for v, _ in a.terms):
             code = self.ex.int_expr(sub)
-            self.group = saved
-            if (_names(sub) & self.assigned) - self.loop_vars:
-                what = f"{e.name} dimension {d + 1}"
-                self.em(f"_check({code}, {st.bounds[d][0]}, {st.bounds[d][1]}, {what!r})")
-            parts.append(f"{code} - {st.slo[d]}" if st.slo[d] else code)
-        return ", ".join(parts)
+            return f"{code} - {offset}" if offset else code
+        terms = [(f"v_{v}" if c == 1 else f"{c} * v_{v}") for v, c in a.terms]
+        const = a.const - offset
+        if not terms:
+            return str(const)
+        code = " + ".join(terms).replace("+ -", "- ")
+        return f"{code} + {const}" if const > 0 else (f"{code} - {-const}" if const < 0 else code)
 
     def reference(self, e: ir.Index) -> Code:
         t = self.ex.type_of_name(e.name)
@@ -384,10 +389,13 @@ class FastGen:
 
     def positions_one(self, name: str, d: int, sub: ir.Expr) -> str:
         st = self.plan.store[name]
-        code = self.ex.int_expr(sub)
+        saved, self.group = self.group, None
         if (_names(sub) & self.assigned) - self.loop_vars:
+            code = self.ex.int_expr(sub)
             self.em(f"_check({code}, {st.bounds[d][0]}, {st.bounds[d][1]}, {name + ' dimension ' + str(d + 1)!r})")
-        return f"{code} - {st.slo[d]}" if st.slo[d] else code
+        code = self.position_code(sub, st.slo[d])
+        self.group = saved
+        return code
 
     # ---------------------------------------------------------------- checks
 
@@ -531,8 +539,17 @@ class FastGen:
                 em.lines.append(line)
                 if k + 1 in setup.linemap:
                     em.linemap[len(em.lines)] = setup.linemap[k + 1]
+        gids = {self.stmt_group[s.id].gid for s in stmts}
+        self.one_group = gids.pop() if len(gids) == 1 else None
+        if self.one_group is not None:
+            em(f"if _n{self.one_group}:")
+            em.level += 1
         for c in inner.children:
             self.vector_node(c, None)
+        em("pass")
+        if self.one_group is not None:
+            em.level -= 1
+        self.one_group = None
         self.cur, self.chain, self.axes, self.vector_privates = [], set(), [], set()
 
     def vector_node(self, n, mask: dict[int, str] | None) -> None:
@@ -589,7 +606,8 @@ class FastGen:
         m = mask.get(grp.gid) if mask else None
         g = self.guard(node)
         self.group = grp
-        em(f"if _n{grp.gid}{' and ' + g if g else ''}:")
+        conds = ([] if self.one_group == grp.gid else [f"_n{grp.gid}"]) + ([g] if g else [])
+        em(f"if {' and '.join(conds) or 'True'}:")
         with em.indent():
             t = self.ex.type_of_name(s.target.name)  # type: ignore[union-attr]
             if isinstance(s.target, ir.Name):
