@@ -194,3 +194,24 @@ def test_movement_of_adi_equals_the_annotate_report(tmp_path):
     for ph in plan["phases"]:
         rec = run.phase("ADI", ph["id"])
         assert max(rec.elements_received) == ph["movement_bytes"] // 8 * rec.executions
+
+
+def test_verify_reports_a_mismatch_and_fails(monkeypatch, capsys):
+    """A run whose arrays differ from the reference (simulated by altering
+    one element of what the run under test gathers) is reported and exits 1."""
+    from mpi4py import MPI
+
+    from autodist.runtime import executor, runner
+
+    real = executor.Executor.gather_arrays
+
+    def altered(self, root=0):
+        out = real(self, root)
+        if isinstance(self.out, runner._Tee):  # the run under test, not the sequential reference
+            out["JACOBI.U"][3, 4] += 1.0
+        return out
+
+    monkeypatch.setattr(executor.Executor, "gather_arrays", altered)
+    req = runner.RunRequest(files=(str(source_file(scaled("jacobi"))),), verify=True, gfortran=False, quiet=True)
+    assert runner.run_on_ranks(req, MPI.COMM_SELF, out=io.StringIO()) == 1
+    assert "MISMATCH with the sequential run: array JACOBI.U(3,4):" in capsys.readouterr().err
