@@ -39,7 +39,7 @@ import numpy as np
 
 from .. import ir
 from ..analysis.model import Phase, ProgramAnalysis
-from ..errors import AutodistError, HpfError, RuntimeFault, UnsupportedError
+from ..errors import AutodistError, RuntimeFault, UnsupportedError
 from ..hpf.resolve import UnitMapping, apply_executable, resolve_unit
 from ..layout.model import Axis, Layout, replicated
 from . import intrinsics as it
@@ -115,6 +115,7 @@ class Executor:
         self.functions: dict[str, object] = {}
         self.linemaps: dict[str, dict[int, tuple[str, int]]] = {}
         self.entry_mappings: dict[str, UnitMapping] = {}
+        self.resolved: dict[tuple, UnitMapping] = {}  # a unit's mapping on entry, by actual layouts and values
         self.saved: dict[str, list] = {}
         self.commons: dict[str, list] = {}
         self.common_arrays: dict[tuple[str, int], RtArray] = {}
@@ -306,12 +307,14 @@ class Executor:
             env.setdefault(m, blk[k])
         for dname, actual in array_args:
             a[dname] = self._bind_dummy(unit, dname, actual, env, frame)
-        actuals = {n: arr.layout for n, arr in a.items()}
-        try:
-            mapping = resolve_unit(unit, self.nprocs, actuals=actuals, values=env) if name != self.program.main.name \
-                else self.entry_mappings[name]
-        except HpfError:
-            raise
+        actuals = {n: arr.layout for n, arr in a.items() if n in unit.args}
+        if name == self.program.main.name:
+            mapping = self.entry_mappings[name]
+        else:
+            key = (name, tuple(sorted(actuals.items())), tuple(sorted(env.items())))
+            mapping = self.resolved.get(key)
+            if mapping is None:
+                mapping = self.resolved[key] = resolve_unit(unit, self.nprocs, actuals=actuals, values=env)
         frame.mapping = mapping
         dummies = set(unit.args)
         cm = {m for c in unit.commons for m in c.members}
