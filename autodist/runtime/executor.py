@@ -28,7 +28,6 @@ owner; one written there is stored by the ranks that hold it.
 
 from __future__ import annotations
 
-import io
 import sys
 import time
 import traceback
@@ -41,7 +40,7 @@ from .. import ir
 from ..analysis.model import Phase, ProgramAnalysis
 from ..errors import AutodistError, RuntimeFault, UnsupportedError
 from ..hpf.resolve import UnitMapping, apply_executable, resolve_unit
-from ..layout.model import Axis, Layout, replicated
+from ..layout.model import Layout, replicated
 from . import intrinsics as it
 from .arrays import Comms, ElementRef, RtArray
 from .fortran_io import flatten, format_records, list_directed

@@ -525,7 +525,7 @@ class Planner:
     def _finish(self, plan: PhasePlan, frame, sets, executes, guards, pieces, pipeline_pieces=None) -> None:
         ex = self.ex
         shape = plan.shape
-        rank, nranks = ex.rank, ex.nprocs
+        nranks = ex.nprocs
         pipeline_pieces = pipeline_pieces or {}
         store: dict[str, Storage] = {}
         written = {n.stmt.target.name for n in shape.stmts if isinstance(n.stmt.target, ir.Index)}

@@ -40,8 +40,7 @@ from ..analysis.model import LoopInfo, Phase, RefPattern
 from ..analysis.scalars import reduction_form
 from ..errors import RuntimeFault
 from ..layout.sections import IndexSet
-from . import intrinsics as it
-from .translate import Code, Emitter, ExprGen, ProgramFacts, scalar_names
+from .translate import ProgramFacts, scalar_names
 
 # --------------------------------------------------------------------------- the shape of a phase
 

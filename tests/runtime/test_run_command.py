@@ -11,10 +11,8 @@ import subprocess
 import sys
 import time
 from contextlib import redirect_stderr
-from pathlib import Path
 
 import numpy as np
-import pytest
 
 from autodist.analysis.profiledata import load_profile_data
 from autodist.cli import main
