@@ -410,7 +410,8 @@ def _reduce(comm, value, op: str, root: int | None, stats: CommStats | None, reg
     if root is not None and comm.Get_rank() != root:
         return None
     if scalar:
-        return recv.item() if not isinstance(value, np.generic) else recv[()]
+        # (ascontiguousarray made the 0-d value a 1-element array)
+        return recv.item() if not isinstance(value, np.generic) else recv.reshape(())[()]
     return recv
 
 

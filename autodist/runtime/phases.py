@@ -826,9 +826,7 @@ class PhaseRun:
             names = plan.shape.outs
             for name, op in inner.combine:
                 k = names.index(name)
-                value = allreduce(ex.comms.comm, outs[k], op, stats, self.region)
-                outs[k] = type(outs[k])(np.asarray(value).reshape(()).item() if not isinstance(outs[k], np.generic)
-                                        else np.asarray(value).reshape(())[()])
+                outs[k] = allreduce(ex.comms.comm, outs[k], op, stats, self.region)
             outs = tuple(outs)
         for arr, layout in reversed(moved):
             arr.remap(layout, region=self.region)
