@@ -246,8 +246,10 @@ class Planner:
         ex = self.ex
         region = f"{shape.unit.name}:{shape.phase.id}"
         nranks = ex.nprocs
-        if forced == "replicated" or nranks == 1 or not ex.options.distribute or \
-                all(_everyone_whole(lay, nranks) for lay in layouts.values()):
+        everyone = all(_everyone_whole(lay, nranks) for lay in layouts.values())
+        if forced is None and not ex.options.distribute and not everyone:
+            return PhasePlan("replicated", "owner-computes distribution turned off (--replicated)", region, shape)
+        if forced == "replicated" or nranks == 1 or everyone:
             plan = PhasePlan("distributed" if forced is None else "replicated", "", region, shape)
             sets = {node.id: {} for node in shape.stmts}
             self._finish(plan, frame, sets, {n.id: True for n in shape.stmts}, {}, {})

@@ -13,6 +13,7 @@ import time
 from contextlib import redirect_stderr
 
 import numpy as np
+import pytest
 
 from autodist.analysis.profiledata import load_profile_data
 from autodist.cli import main
@@ -213,3 +214,16 @@ def test_verify_reports_a_mismatch_and_fails(monkeypatch, capsys):
     req = runner.RunRequest(files=(str(source_file(scaled("jacobi"))),), verify=True, gfortran=False, quiet=True)
     assert runner.run_on_ranks(req, MPI.COMM_SELF, out=io.StringIO()) == 1
     assert "MISMATCH with the sequential run: array JACOBI.U(3,4):" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("flags", [{"replicated": True}, {"vectorize": False}], ids=["replicated", "scalar"])
+def test_replicated_and_scalar_runs_give_the_same_arrays(flags):
+    text = variant("jacobi", "block_star")
+    base = run_file(text, 2, dump=True)
+    other = run_file(text, 2, dump=True, **flags)
+    assert base.status == other.status == 0, other.stderr
+    assert base.stdout == other.stdout
+    for k in base.arrays:
+        assert np.array_equal(base.arrays[k], other.arrays[k]), k
+    modes = {p.mode for p in other.phases}
+    assert modes == ({"replicated"} if "replicated" in flags else {"inline"})
