@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .. import ir
+from ..errors import UnsupportedError
 from ..layout.model import Layout, replicated
 from ..layout.ownership import ownership
 from ..layout.schedule import Explicit, exchange_schedule
@@ -728,7 +729,13 @@ class PhaseRun:
             ex.phase_modes.setdefault(region, ("inline", shape.reason or "vectorization disabled", ()))
             do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
             return cls(ex, frame, region, None, _inline_arrays(do, unit))
-        plan = planner.plan(frame, shape)
+        try:
+            plan = planner.plan(frame, shape)
+        except UnsupportedError as exc:
+            # something the vectorized code cannot express (found while
+            # writing it, alike on every rank): the phase runs inline from now on
+            shape.reason = exc.message
+            return cls.start(ex, frame, line)
         return cls(ex, frame, region, plan, shape.arrays)
 
     # ---------------------------------------------------------------- inline
