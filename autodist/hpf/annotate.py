@@ -61,10 +61,19 @@ def _local_layouts(unit: ir.Unit, mapping, table: ArrayTable) -> dict[str, Layou
     return out
 
 
-def _named(name: str, lay: Layout, dynamic: bool, k: int, group: str) -> Layout:
-    """Give a layout the template name the directives will use."""
-    if dynamic:
-        tname = name if _identity(lay) else f"T{k}_{name}" if k else f"T_{name}"
+def _named(name: str, lay: Layout, versions: list[Layout] | None, group: str) -> Layout:
+    """Give a layout the template name the directives will use.
+
+    A remapped array (``versions``: every layout it takes) whose versions are
+    all identity alignments is distributed as itself and REDISTRIBUTEd; one
+    with another alignment gets a template per version (``T_A``, ``T1_A``, ...)
+    and is REALIGNed between them."""
+    if versions is not None:
+        if all(_identity(v) for v in versions):
+            tname = name
+        else:
+            k = versions.index(lay)
+            tname = f"T{k}_{name}" if k else f"T_{name}"
     else:
         tname = group or lay.template_name or "T"
     return dataclasses.replace(lay, template_name=tname)
@@ -96,11 +105,16 @@ def _unit_insertions(an: ProgramAnalysis, unit: ir.Unit, instance: str, solution
             versions[r.name].append(dst)
         later.setdefault(r.target, {})[r.name] = dst
     group = _template_names(entry, dynamic)
-    named_entry = {n: _named(n, lay, n in dynamic, versions[n].index(lay), group.get(n, ""))
+    named_entry = {n: _named(n, lay, versions[n] if n in dynamic else None, group.get(n, ""))
                    for n, lay in entry.items()}
-    later_named = {pid: {n: _named(n, lay, True, versions[n].index(lay), "") for n, lay in lays.items()}
+    later_named = {pid: {n: _named(n, lay, versions[n], "") for n, lay in lays.items()}
                    for pid, lays in later.items()}
     avoid = tuple(s.name for s in unit.symbols)
+    procs = _arrangement_names([*named_entry.values(), *(l for lays in later_named.values() for l in lays.values())],
+                               set(avoid) | {l.template_name for l in named_entry.values()})
+    named_entry = {n: dataclasses.replace(l, procs_name=procs[l.grid]) for n, l in named_entry.items()}
+    later_named = {pid: {n: dataclasses.replace(l, procs_name=procs[l.grid]) for n, l in lays.items()}
+                   for pid, lays in later_named.items()}
     spec = layout_directives(named_entry, dynamic=sorted(dynamic), remaps=list(later_named.values()), avoid=avoid)
     if spec:
         out.append(Insertion(unit.decl_end, tuple(directive_lines(spec, form)), "after"))
@@ -110,10 +124,8 @@ def _unit_insertions(an: ProgramAnalysis, unit: ir.Unit, instance: str, solution
         if pid == 0:
             continue
         ph = proc.phase(pid)
-        before = {n: named_entry.get(n) for n in lays}
         directives: list[m.Directive] = []
-        redis = {n: l for n, l in lays.items() if before.get(n) is None
-                 or (l.formats, l.grid) != (before[n].formats, before[n].grid) or _identity(l)}
+        redis = {n: l for n, l in lays.items() if l.template_name == n}  # distributed as itself
         realign = {n: l for n, l in lays.items() if n not in redis}
         if redis:
             directives.extend(redistribute_directives(redis))
@@ -197,6 +209,23 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
             ins = _shift(ins, gone)
         out.append((file, tuple(splice(lines, ins, form_of(file)))))
     return Annotated(tuple(out), count)
+
+
+def _arrangement_names(layouts, taken: set[str]) -> dict[tuple[int, ...], str]:
+    """A PROCESSORS name per arrangement shape: ``P`` when the unit uses one
+    shape, ``P4``, ``P2X2`` ... when it uses several; never a name the unit
+    already uses (``_`` is appended)."""
+    shapes = sorted({l.grid for l in layouts if l.grid}, key=lambda g: (len(g), g))
+    taken = {t.upper() for t in taken}
+    out: dict[tuple[int, ...], str] = {(): "P"}
+    for g in shapes:
+        options = ["P", "PROCS"] if len(shapes) == 1 else ["P" + "X".join(str(x) for x in g)]
+        name = next((n for n in options if n not in taken), options[-1])
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        out[g] = name
+    return out
 
 
 def _template_names(entry: dict[str, Layout], dynamic: set[str]) -> dict[str, str]:

@@ -107,3 +107,24 @@ def test_a_procedure_called_with_two_mappings_is_cloned(tmp_path, capsys):
         ra = subprocess.run([str(tmp_path / "a")], capture_output=True, text=True, check=True).stdout
         rb = subprocess.run([str(tmp_path / "b")], capture_output=True, text=True, check=True).stdout
         assert ra == rb
+
+
+def test_arrangement_names_never_clash_with_the_program(tmp_path):
+    # shallow has an array P: the arrangement must be called something else
+    out, _ = annotate(tmp_path, "shallow", "--procs", "4")
+    text = out.read_text()
+    assert "PROCESSORS P(" not in text and "PROCESSORS PROCS(4)" in text
+
+
+def test_dynamic_arrays_with_other_alignments_are_realigned(tmp_path):
+    src = tmp_path / "tred20.f"
+    src.write_text((SAMPLES / "tred2.f").read_text().replace("NM = 64, N = 64", "NM = 20, N = 20"))
+    out = tmp_path / "t.f"
+    assert main(["annotate", str(src), "--procs", "4", "--mode", "dynamic", "--machine", "manycore_smp",
+                 "-o", str(out), "-q"]) == 0
+    text = out.read_text()
+    # one arrangement name per shape, and every remapped array is DYNAMIC
+    for line in text.splitlines():
+        if "REALIGN" in line or "REDISTRIBUTE" in line:
+            name = line.split()[2].split("(")[0]
+            assert name in text.split("DYNAMIC", 1)[1].splitlines()[0], line

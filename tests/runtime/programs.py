@@ -50,8 +50,19 @@ def cache_dir() -> Path:
     return d
 
 
+def _code_version() -> str:
+    """A hash of autodist's own sources: cached results never outlive a change."""
+    h = hashlib.sha1()
+    for path in sorted((ROOT / "autodist").rglob("*.py")):
+        h.update(path.read_bytes())
+    return h.hexdigest()
+
+
+_VERSION = _code_version()
+
+
 def _key(*parts: str) -> str:
-    return hashlib.sha1("\0".join(parts).encode()).hexdigest()[:16]
+    return hashlib.sha1("\0".join((_VERSION,) + parts).encode()).hexdigest()[:16]
 
 
 def scaled(sample: str) -> str:
@@ -112,7 +123,7 @@ def annotated(text: str, mode: str, machine: str | None = None, procs: int = 4) 
     if not out.exists():
         out.parent.mkdir(parents=True, exist_ok=True)
         src = source_file(text)
-        tmp = out.with_suffix(".tmp.f")
+        tmp = out.with_suffix(f".{os.getpid()}.tmp.f")
         with redirect_stderr(io.StringIO()):
             status = main(["annotate", str(src), *args, "-q", "-o", str(tmp)])
         if status != 0:
@@ -135,13 +146,6 @@ def variant(sample: str, name: str) -> str:
         # for 16 processors ADI's dynamic solution remaps between the row and
         # column sweeps (the arrangement P(16) then folds onto 1-4 ranks)
         return annotated(text, "dynamic", "ddt1997", 16)
-    if sample == "shallow":
-        # autodist annotate names its arrangement P, which shallow uses for
-        # its pressure array (an emitter bug, reported): annotate a copy in
-        # which the array is called Q instead (same length: columns stay).
-        import re
-
-        text = re.sub(r"\bP\(", "Q(", text).replace(", P,", ", Q,")
     return annotated(text, name)
 
 
