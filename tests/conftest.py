@@ -11,6 +11,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "fortran_samples"
 PROFILES = ROOT / "machine_profiles"
+#: Small test programs shared by several test modules.
+PROGRAMS = ROOT / "tests" / "programs"
 
 
 @pytest.fixture(scope="session")

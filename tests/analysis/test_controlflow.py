@@ -10,27 +10,9 @@ from autodist.analysis import AnalysisOptions, analyze
 from autodist.analysis.profiledata import load_profile_data
 from autodist.frontend import read_text
 
-TWO_BRANCHES = """
-      PROGRAM BR
-      INTEGER N, K
-      PARAMETER (N = 64)
-      REAL A(N,N), B(N,N)
-      DO 5 J = 1, N
-      DO 5 I = 1, N
-    5 A(I,J) = I + J
-      READ (*,*) K
-      IF (K .GT. 0) THEN
-         DO 10 J = 1, N
-         DO 10 I = 2, N
-   10    A(I,J) = A(I-1,J) + 1.0
-      ELSE
-         DO 20 J = 2, N
-         DO 20 I = 1, N
-   20    A(I,J) = A(I,J-1) + 1.0
-      ENDIF
-      PRINT *, A(N,N)
-      END
-"""
+from ..conftest import PROGRAMS
+
+TWO_BRANCHES = (PROGRAMS / "two_branches.f").read_text()  # the IF is on line 9
 
 
 def flow_of(text, **opts):
@@ -52,7 +34,7 @@ def test_branch_probability_from_the_options():
 
 
 def test_branch_probability_from_a_profile(tmp_path):
-    data = {"version": 1, "branches": {"t.f:10": {"taken": 0.25, "evaluations": 4}}, "loops": {}}
+    data = {"version": 1, "branches": {"t.f:9": {"taken": 0.25, "evaluations": 4}}, "loops": {}}
     path = tmp_path / "p.json"
     path.write_text(json.dumps(data))
     proc = flow_of(TWO_BRANCHES, profile=load_profile_data(path))

@@ -10,7 +10,7 @@ import pytest
 
 from autodist.cli import main
 
-from ..conftest import SAMPLES, requires_gfortran
+from ..conftest import PROGRAMS, SAMPLES, requires_gfortran
 
 SAMPLE_NAMES = ["adi", "jacobi", "transpose", "shallow", "tred2", "rhs"]
 
@@ -90,7 +90,7 @@ def test_annotated_samples_compile_and_print_the_same(tmp_path, name):
         assert run(out, tmp_path / f"ann_{mode}") == reference
 
 
-CLONE = SAMPLES.parent / "tests" / "cli" / "clone_prog.f"
+CLONE = PROGRAMS / "clone.f"
 
 
 def test_a_procedure_called_with_two_mappings_is_cloned(tmp_path, capsys):

@@ -8,7 +8,7 @@ import pytest
 
 from autodist.cli import main
 
-from ..conftest import SAMPLES
+from ..conftest import PROGRAMS, SAMPLES
 
 
 def compare(capsys, *args):
@@ -50,31 +50,10 @@ def test_shallow_has_one_interprocedural_solution(capsys):
         assert len({m["distribute"] for m in mapping.values()}) == 1
 
 
-BRANCHY = """      PROGRAM BR
-      INTEGER N, K
-      PARAMETER (N = 64)
-      DOUBLE PRECISION A(N,N)
-      DO 5 J = 1, N
-      DO 5 I = 1, N
-    5 A(I,J) = I + J
-      READ (*,*) K
-      IF (K .GT. 0) THEN
-         DO 10 J = 1, N
-         DO 10 I = 2, N
-   10    A(I,J) = A(I-1,J) * 0.5D0 + A(I,J)
-      ELSE
-         DO 20 J = 2, N
-         DO 20 I = 1, N
-   20    A(I,J) = A(I,J-1) * 0.5D0 + A(I,J)
-      ENDIF
-      PRINT *, A(N,N)
-      END
-"""
 
 
 def test_chosen_mapping_follows_the_branch_probability(tmp_path, capsys):
-    src = tmp_path / "br.f"
-    src.write_text(BRANCHY)
+    src = PROGRAMS / "two_branches.f"
     chosen = []
     for taken in (0.0, 0.1, 0.9, 1.0):
         prof = tmp_path / f"p{taken}.json"

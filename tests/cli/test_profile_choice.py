@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
-
 from autodist.cli import main
 
-PROGRAM = Path(__file__).with_name("branch_prog.f")
+from ..conftest import PROGRAMS
+
+PROGRAM = PROGRAMS / "heavy_then_branch.f"
 
 
 def static_mapping(capsys, *extra):

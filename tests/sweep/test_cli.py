@@ -13,7 +13,7 @@ import pytest
 
 from autodist.cli import main
 
-from ..conftest import PROFILES, SAMPLES
+from ..conftest import PROGRAMS, PROFILES, SAMPLES
 
 ADI = str(SAMPLES / "adi.f")
 DDT = str(PROFILES / "ddt1997.yaml")
@@ -162,27 +162,8 @@ def test_two_quantities_make_a_grid_with_a_crossover_per_line(tmp_path):
 
 
 # Two branches that carry their dependence along different dimensions of A:
-# each prefers the other distribution, equally strongly.
-BRANCHY = """      PROGRAM BR
-      INTEGER N, K
-      PARAMETER (N = 64)
-      DOUBLE PRECISION A(N,N)
-      DO 5 J = 1, N
-      DO 5 I = 1, N
-    5 A(I,J) = I + J
-      READ (*,*) K
-      IF (K .GT. 0) THEN
-         DO 10 J = 1, N
-         DO 10 I = 2, N
-   10    A(I,J) = A(I-1,J) * 0.5D0 + A(I,J)
-      ELSE
-         DO 20 J = 2, N
-         DO 20 I = 1, N
-   20    A(I,J) = A(I,J-1) * 0.5D0 + A(I,J)
-      ENDIF
-      PRINT *, A(N,N)
-      END
-"""
+# each prefers the other distribution, equally strongly (tests/programs/two_branches.f).
+BRANCHY = (PROGRAMS / "two_branches.f").read_text()
 
 
 def branchy(tmp_path):
