@@ -908,7 +908,7 @@ class UnitTranslator:
         if s.kind == "format":
             return
         if s.kind not in ("print", "write"):
-            raise unsupported(f"{s.kind.upper()} statements", s.span)
+            raise unsupported(f"a {s.kind.upper()} statement", s.span)
         unit = "6"
         if s.unit is not None:
             if isinstance(s.unit, ir.Const) and s.unit.value in (6, 0, "*"):

@@ -114,8 +114,8 @@ def test_constructs_outside_the_subset_are_reported_before_anything_runs(tmp_pat
     path.write_text("      PROGRAM RD\n      INTEGER I\n      PRINT *, 'HELLO'\n      READ (*,*) I\n      END\n")
     out = cli("run", str(path), "-np", "2")
     assert out.returncode == 2 and out.stdout == ""
-    assert f"{path}:4: READ statements is outside the runtime's subset" in out.stderr
-    assert out.stderr.count("READ statements") == 1
+    assert f"{path}:4: a READ statement is outside the runtime's subset" in out.stderr
+    assert out.stderr.count("a READ statement") == 1
 
 
 def test_bad_options_are_usage_errors(tmp_path):

@@ -250,7 +250,7 @@ def test_vectorized_and_scalar_runs_agree(fortran):
 
 
 @pytest.mark.parametrize("body, what", [
-    ("      READ (*,*) I", "READ statements"),
+    ("      READ (*,*) I", "a READ statement"),
     ("      WRITE (7,*) I", "output to unit"),
     ("      ASSIGN 10 TO I\n   10 CONTINUE", "ASSIGN"),
     ("      CALL NOWHERE(I)", "CALL NOWHERE"),
