@@ -97,6 +97,10 @@ class ProcSolution:
         return out
 
 
+#: Cost of a remapping that moves no data: breaks ties in favour of staying.
+TIE_BREAK = 1e-9
+
+
 def phase_name(ph: Phase) -> str:
     return f"{ph.unit}:{ph.id}"
 
@@ -124,7 +128,12 @@ class DynamicOptimizer:
     # ------------------------------------------------------------------ helpers
 
     def remap(self, array: str, a: Layout, b: Layout) -> float:
-        return remap_cost(a, b, self.nranks, self.table.array(array).elem_size, self.machine)
+        """Seconds to remap; a change that moves nothing (BLOCK and CYCLIC on as
+        many processors as elements) still costs a nanosecond, so that a tie
+        never adds a remapping."""
+        if a == b:
+            return 0.0
+        return max(remap_cost(a, b, self.nranks, self.table.array(array).elem_size, self.machine), TIE_BREAK)
 
     def phase_gids(self, proc: ProcedureAnalysis, ph: Phase) -> tuple[str, ...]:
         out = []

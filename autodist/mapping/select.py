@@ -377,9 +377,24 @@ def select_exhaustive(problem: Problem, static: bool = False, limit: int = 2_000
 
 def build_selection_ilp(problem: Problem, static: bool = False):
     """The 0-1 model of :func:`select_ilp`.  Returns ``(lp, x)`` where ``x[i][c]``
-    is the variable of candidate ``c`` of the ``i``-th phase."""
+    is the variable of candidate ``c`` of the ``i``-th phase; the objective is
+    scaled by ``lp.autodist_scale`` (see :data:`OBJECTIVE_SCALE`)."""
     comp = _Compiled(problem)
     return _build_ilp(comp, static)
+
+
+#: The largest objective coefficient of a selection ILP after scaling.
+OBJECTIVE_SCALE = 1e3
+
+
+def _unscaled(result: SolveResult, scale: float) -> SolveResult:
+    """A solver report in seconds again."""
+    from dataclasses import replace
+
+    def back(v):
+        return None if v is None else v / scale
+
+    return replace(result, objective=back(result.objective), bound=back(result.bound))
 
 
 def _build_ilp(comp: _Compiled, static: bool):
@@ -435,7 +450,13 @@ def _build_ilp(comp: _Compiled, static: bool):
 
     for i, xs in enumerate(x):
         objective.extend((v, coef[i][c]) for c, v in enumerate(xs))
-    prob.setObjective(pulp.LpAffineExpression(objective))
+    # Costs are seconds, often 1e-9..1e-3: far below the solver's optimality
+    # tolerances (1e-7 on reduced costs), where ties and small differences are
+    # lost.  Scale the largest coefficient to 1e3; the caller unscales.
+    largest = max((abs(c) for _, c in objective), default=0.0)
+    scale = OBJECTIVE_SCALE / largest if largest > 0 else 1.0
+    prob.setObjective(pulp.LpAffineExpression([(v, c * scale) for v, c in objective]))
+    prob.autodist_scale = scale  # type: ignore[attr-defined]
     return prob, x
 
 
@@ -476,7 +497,7 @@ def select_ilp(
     """
     comp = _Compiled(problem)
     prob, x = _build_ilp(comp, static)
-    result = solve(prob, time_limit, solver)
+    result = _unscaled(solve(prob, time_limit, solver), prob.autodist_scale)
     kind = "static " if static else ""
     if result.status == "infeasible":
         raise SolverError(f"no {kind}solution: no single layout per array suits every phase"
