@@ -35,8 +35,11 @@ def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt
         if isinstance(target, ir.Index):
             target = ir.Index(target.name, tuple(_replace(x, defs) for x in target.subscripts))
         return dataclasses.replace(s, target=target, value=_replace(s.value, defs))
+    if isinstance(s, (ir.Do, ir.DoWhile)):
+        # the body runs again and again: nothing it (re)assigns keeps its value
+        changed = scalars_assigned(s.body) | ({s.var} if isinstance(s, ir.Do) else set())
+        inner = {k: v for k, v in defs.items() if k not in changed and not (_names(v) & changed)}
     if isinstance(s, ir.Do):
-        inner = {k: v for k, v in defs.items() if k != s.var and s.var not in _names(v)}
         return dataclasses.replace(
             s,
             start=_replace(s.start, defs),
@@ -45,7 +48,7 @@ def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt
             body=_block(s.body, inner, ints),
         )
     if isinstance(s, ir.DoWhile):
-        return dataclasses.replace(s, cond=_replace(s.cond, defs), body=_block(s.body, defs, ints))
+        return dataclasses.replace(s, cond=_replace(s.cond, inner), body=_block(s.body, inner, ints))
     if isinstance(s, ir.If):
         branches = tuple(
             dataclasses.replace(b, cond=_replace(b.cond, defs) if b.cond is not None else None,

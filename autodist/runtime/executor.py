@@ -534,11 +534,21 @@ def _common_ints(unit: ir.Unit, commons: dict[str, list]):
 
 
 def _dummy_bounds(sym: ir.Symbol, env: dict[str, int], available: int) -> Bounds:
+    """Bounds of a dummy array; assumed size (``*``) takes what the actual
+    provides, and so does a last dimension declared ``1`` (``X(1)``,
+    ``A(LDA,1)``: the pre-Fortran 77 idiom for "any size", which compilers
+    accept) when the actual is larger."""
     dims = sym.dims or ()
     out: list[tuple[int, int]] = []
     for k, d in enumerate(dims):
         lo = _int_value(d.lower, env)
-        if d.upper is None:
+        old_style = (k == len(dims) - 1 and isinstance(d.upper, ir.Const) and d.upper.value == lo)
+        if old_style:
+            rest = 1
+            for a, b in out:
+                rest *= max(b - a + 1, 0)
+            old_style = available > rest
+        if d.upper is None or old_style:
             rest = 1
             for a, b in out:
                 rest *= max(b - a + 1, 0)

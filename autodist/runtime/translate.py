@@ -410,9 +410,11 @@ def scalar_names(stmts: Iterable[ir.Stmt], unit: ir.Unit) -> tuple[set[str], set
     read: set[str] = set()
     written: set[str] = set()
 
+    result = unit.result or unit.name if unit.kind == "function" else None
+
     def scalar(n: str) -> bool:
         sym = unit.symbol(n)
-        return sym is not None and not sym.is_array and sym.kind == "variable"
+        return sym is not None and not sym.is_array and (sym.kind == "variable" or n == result)
 
     def reads(e: ir.Expr) -> None:
         for x in e.walk():

@@ -46,3 +46,22 @@ def test_not_private_when_a_read_is_not_covered():
     an = analyze(read_text(text, "w.f"))
     lp = an.procedures[0].phases[1].loops[0]
     assert not lp.parallel and lp.private_arrays == ()
+
+
+def test_a_scalar_set_before_a_loop_and_stepped_inside_is_not_substituted():
+    # IX = 1 before the loop must not be forwarded into the loop, which steps IX
+    text = """
+      REAL FUNCTION VDOT(N, X, INCX, Y)
+      INTEGER N, INCX, I, IX
+      REAL X(1), Y(1)
+      VDOT = 0.0
+      IX = 1
+      DO 10 I = 1, N
+         VDOT = VDOT + X(IX) * Y(I)
+         IX = IX + INCX
+   10 CONTINUE
+      END
+"""
+    an = analyze(read_text(text, "v.f"))
+    lp = an.procedures[0].phases[0].loops[0]
+    assert not lp.parallel and "scalar IX" in lp.reason

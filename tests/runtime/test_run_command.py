@@ -227,3 +227,14 @@ def test_replicated_and_scalar_runs_give_the_same_arrays(flags):
         assert np.array_equal(base.arrays[k], other.arrays[k]), k
     modes = {p.mode for p in other.phases}
     assert modes == ({"replicated"} if "replicated" in flags else {"inline"})
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+def test_linpack_style_corpus_program_verifies():
+    """Old-style dummies X(1), A(LDA,1), array elements passed to functions,
+    strided access through an increment: the same output as gfortran."""
+    src = SAMPLES.parent / "tests" / "frontend" / "corpus" / "linpack.f"
+    out = cli("run", str(src), "-np", "2", "--verify")
+    assert out.returncode == 0, out.stderr
+    assert "same results as gfortran" in out.stderr and "MAX ERROR" in out.stdout
