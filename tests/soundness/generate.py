@@ -1,0 +1,87 @@
+"""Random small Fortran 77 programs whose loops mix every situation the
+dependence analysis must get right: shifts forward and backward, sweeps,
+transposition, induction variables, private and carried scalars, reductions,
+conditionals, triangular nests.  Used to check end to end that what analysis
+calls parallel really is (the runtime vectorizes those loops)."""
+
+from __future__ import annotations
+
+import random
+
+HEADER = """      PROGRAM FZ
+      INTEGER N, I, J, IX
+      PARAMETER (N = 12)
+      DOUBLE PRECISION A(0:N+3), B(N,N), C(N,N), S, T
+      DO 1 J = 1, N
+      DO 1 I = 1, N
+         B(I,J) = DBLE(I + 2 * J) / DBLE(N)
+         C(I,J) = DBLE(I * J) / DBLE(N * N)
+    1 CONTINUE
+      DO 2 I = 0, N + 3
+    2 A(I) = DBLE(I) / DBLE(N)
+"""
+
+FOOTER = """      S = 0.0D0
+      DO 98 J = 1, N
+      DO 98 I = 1, N
+   98 S = S + B(I,J) * DBLE(I + J) + C(I,J) * DBLE(I - J)
+      T = 0.0D0
+      DO 99 I = 0, N + 3
+   99 T = T + A(I) * DBLE(I + 1)
+      PRINT *, S, T
+      END
+"""
+
+
+def _c(rng: random.Random) -> str:
+    return f"{rng.choice([0.25, 0.5, 0.75, 1.25])}D0"
+
+
+def _nest(rng: random.Random, k: int) -> str:
+    lbl = 10 * (k + 1)
+    kind = rng.randrange(11)
+    d = rng.choice([-2, -1, 1, 2])
+    if kind == 0:  # 1-D shift, either direction
+        lo, hi = 2, 12
+        sign = "+" if d > 0 else "-"
+        return (f"      DO {lbl} I = {lo}, {hi}\n"
+                f"   {lbl} A(I) = A(I {sign} {abs(d)}) * {_c(rng)} + {_c(rng)}\n")
+    if kind == 1:  # 2-D sweep carried along J (or not, dj = 0)
+        dj = rng.choice([0, 1, 2])
+        return (f"      DO {lbl} J = 3, N\n      DO {lbl} I = 1, N\n"
+                f"   {lbl} B(I,J) = B(I,J-{dj}) * {_c(rng)} + C(I,J)\n")
+    if kind == 2:  # transposed read
+        return (f"      DO {lbl} J = 1, N\n      DO {lbl} I = 1, N\n"
+                f"   {lbl} C(I,J) = B(J,I) + C(I,J) * {_c(rng)}\n")
+    if kind == 3:  # induction variable set before the loop
+        step = rng.choice([1, 1, 2])
+        return (f"      IX = 1\n      DO {lbl} I = 1, 6\n"
+                f"         A(IX) = A(IX) * {_c(rng)} + B(I,1)\n"
+                f"         IX = IX + {step}\n   {lbl} CONTINUE\n")
+    if kind == 4:  # private temporary
+        return (f"      DO {lbl} I = 1, N\n         T = B(I,1) * {_c(rng)}\n"
+                f"         A(I) = T + A(I)\n   {lbl} CONTINUE\n")
+    if kind == 5:  # carried scalar (a recurrence)
+        return (f"      T = 0.0D0\n      DO {lbl} I = 1, N\n         T = T * {_c(rng)} + A(I)\n"
+                f"         A(I) = T\n   {lbl} CONTINUE\n")
+    if kind == 6:  # reduction, then used
+        return (f"      S = 0.0D0\n      DO {lbl} I = 1, N\n   {lbl} S = S + A(I) * {_c(rng)}\n"
+                f"      A(0) = S / DBLE(N)\n")
+    if kind == 7:  # conditional update
+        return (f"      DO {lbl} I = 1, N\n"
+                f"         IF (A(I) .GT. {_c(rng)}) A(I) = A(I) - {_c(rng)}\n   {lbl} CONTINUE\n")
+    if kind == 8:  # in-place transposition of B's upper triangle
+        return (f"      DO {lbl} I = 1, N - 1\n      DO {lbl} J = I + 1, N\n"
+                f"         T = B(I,J)\n         B(I,J) = B(J,I)\n         B(J,I) = T\n   {lbl} CONTINUE\n")
+    if kind == 9:  # a dot product through a strided index (LINPACK's VDOT)
+        return (f"      S = 0.0D0\n      IX = 1\n      DO {lbl} I = 1, 6\n"
+                f"         S = S + A(IX) * B(I,2)\n         IX = IX + 2\n   {lbl} CONTINUE\n"
+                f"      A(N+3) = S * {_c(rng)}\n")
+    # backward loop reading the left neighbour (a dependence only in one direction)
+    return (f"      DO {lbl} I = N, 2, -1\n   {lbl} A(I) = A(I-1) * {_c(rng)} + A(I)\n")
+
+
+def program(seed: int, nests: int = 5) -> str:
+    rng = random.Random(seed)
+    body = "".join(_nest(rng, k) for k in range(nests))
+    return HEADER + body + FOOTER
