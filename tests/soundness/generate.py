@@ -11,7 +11,8 @@ import random
 HEADER = """      PROGRAM FZ
       INTEGER N, I, J, IX
       PARAMETER (N = 12)
-      DOUBLE PRECISION A(0:N+3), B(N,N), C(N,N), S, T
+      DOUBLE PRECISION A(0:N+3), B(N,N), C(N,N), W(0:N+1), S, T
+      INTEGER IDX(N)
       DO 1 J = 1, N
       DO 1 I = 1, N
          B(I,J) = DBLE(I + 2 * J) / DBLE(N)
@@ -19,6 +20,10 @@ HEADER = """      PROGRAM FZ
     1 CONTINUE
       DO 2 I = 0, N + 3
     2 A(I) = DBLE(I) / DBLE(N)
+      DO 3 I = 1, N
+    3 IDX(I) = MOD(7 * I, N) + 1
+      DO 4 I = 0, N + 1
+    4 W(I) = 0.0D0
 """
 
 FOOTER = """      S = 0.0D0
@@ -39,7 +44,7 @@ def _c(rng: random.Random) -> str:
 
 def _nest(rng: random.Random, k: int) -> str:
     lbl = 10 * (k + 1)
-    kind = rng.randrange(11)
+    kind = rng.randrange(18)
     d = rng.choice([-2, -1, 1, 2])
     if kind == 0:  # 1-D shift, either direction
         lo, hi = 2, 12
@@ -77,6 +82,27 @@ def _nest(rng: random.Random, k: int) -> str:
         return (f"      S = 0.0D0\n      IX = 1\n      DO {lbl} I = 1, 6\n"
                 f"         S = S + A(IX) * B(I,2)\n         IX = IX + 2\n   {lbl} CONTINUE\n"
                 f"      A(N+3) = S * {_c(rng)}\n")
+    if kind == 11:  # backward sweep along J reading the right neighbour
+        return (f"      DO {lbl} J = N - 1, 1, -1\n      DO {lbl} I = 1, N\n"
+                f"   {lbl} B(I,J) = B(I,J+1) * {_c(rng)} + B(I,J)\n")
+    if kind == 12:  # a conditionally assigned scalar used later in the iteration
+        return (f"      T = 1.0D0\n      DO {lbl} I = 1, N\n"
+                f"         IF (A(I) .GT. {_c(rng)}) T = A(I)\n         A(I) = T * {_c(rng)}\n   {lbl} CONTINUE\n")
+    if kind == 13:  # a private work array
+        return (f"      DO {lbl} J = 1, N\n         DO {lbl + 1} I = 0, N + 1\n"
+                f"   {lbl + 1}    W(I) = B(MAX(1, MIN(N, I)), J) * {_c(rng)}\n"
+                f"         DO {lbl + 2} I = 1, N\n   {lbl + 2}    C(I,J) = W(I+1) - W(I-1) + C(I,J)\n"
+                f"   {lbl} CONTINUE\n")
+    if kind == 14:  # MAX reduction in the IF form
+        return (f"      S = -1.0D9\n      DO {lbl} I = 1, N\n         IF (A(I) .GT. S) S = A(I)\n   {lbl} CONTINUE\n"
+                f"      A(N+2) = S\n")
+    if kind == 15:  # triangular sums over an inner loop bounded by the outer one
+        return (f"      DO {lbl} I = 1, N\n         T = 0.0D0\n         DO {lbl + 1} J = 1, I\n"
+                f"   {lbl + 1}    T = T + B(I,J)\n         C(I,1) = T * {_c(rng)}\n   {lbl} CONTINUE\n")
+    if kind == 16:  # non-affine subscripts (MOD): written where read
+        return (f"      DO {lbl} I = 1, N\n   {lbl} A(MOD(I,5)+1) = A(MOD(I,5)+1) * {_c(rng)} + A(I+1)\n")
+    if kind == 17:  # indirection through an integer array (a permutation)
+        return (f"      DO {lbl} I = 1, N\n   {lbl} C(IDX(I),2) = C(I,3) * {_c(rng)} + C(IDX(I),2)\n")
     # backward loop reading the left neighbour (a dependence only in one direction)
     return (f"      DO {lbl} I = N, 2, -1\n   {lbl} A(I) = A(I-1) * {_c(rng)} + A(I)\n")
 
