@@ -23,7 +23,8 @@ import itertools
 from dataclasses import dataclass
 
 from ..analysis.model import Access, Phase, RefPattern
-from ..layout.model import Layout
+from ..analysis.loops import eval_affine
+from ..layout.model import Axis, Layout
 from ..layout.ownership import ownership
 from ..layout.sections import IndexSet, Section
 from ..layout.volume import reduction_volume
@@ -175,10 +176,12 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     # per rank: array -> list of sections read
     needs: list[dict[str, list[tuple[Section, RefPattern, Access]]]] = [dict() for _ in range(nranks)]
     any_distributed = any(l.nprocs > 1 for l in layouts.values())
+    rep = rank_classes(phase, layouts, loops, nranks)
+    reps = sorted(set(rep))
     for pat, part in zip(phase.patterns, parts):
         counts = [0.0] * nranks
         full = None
-        for rank in range(nranks):
+        for rank in reps:
             vals = rank_iterations(pat, part, layouts, nranks, rank, loops)
             if vals is None:
                 continue
@@ -192,6 +195,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
                 sec = reference_image(acc, vals, facts[acc.array].bounds)
                 if sec:
                     needs[rank].setdefault(acc.array, []).append((sec, pat, acc))
+        counts = [counts[rep[r]] for r in range(nranks)]
         full_vals = rank_iterations(pat, Partition(None, (), (), ()), layouts, nranks, 0, loops) or {}
         full = count_iterations(pat, loops, full_vals)
         weight = pat.count / full if full else 0.0
@@ -220,7 +224,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     per_rank_bytes = [0] * nranks
     per_rank_msgs = [0] * nranks
     attributions: list[dict[tuple[str, str, int | None], list[int]]] = [dict() for _ in range(nranks)]
-    for rank in range(nranks):
+    for rank in reps:
         for array, items in needs[rank].items():
             lay = layouts.get(array)
             if lay is None:
@@ -241,6 +245,9 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
             per_rank_msgs[rank] += _senders(boxes, held, own, rank)
             for (routine, dim), n in _attribute(items, held, lay, own, phase).items():
                 attributions[rank].setdefault((routine, array, dim), [0, 0])[0] += n
+    per_rank_bytes = [per_rank_bytes[rep[r]] for r in range(nranks)]
+    per_rank_msgs = [per_rank_msgs[rep[r]] for r in range(nranks)]
+    attributions = [attributions[rep[r]] for r in range(nranks)]
     # reductions over distributed iterations: an all-reduce of each reduced value
     red_routines = _reductions(phase, parts, layouts, facts, nranks)
     worst = max(range(nranks), key=lambda r: (per_rank_bytes[r], per_rank_msgs[r])) if nranks else 0
@@ -263,6 +270,76 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
         replicated=tuple(dict.fromkeys(replicated_notes)),
         elements_per_array=tuple(sorted(per_array.items())),
     )
+
+
+def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop], nranks: int) -> list[int]:
+    """``rep[r]``: a rank whose costs equal rank ``r``'s (``r`` itself when unsure).
+
+    Under BLOCK distributions with unit-stride alignments, constant loop bounds
+    and subscripts ``V + c``, a rank's work and needs depend on where its block
+    lies only near array and loop bounds: two ranks whose blocks have the same
+    sizes and the same clipped distances to every such bound do the same.
+    Anything else (CYCLIC, strides, reflections, triangular loops, scaled
+    subscripts) falls back to one class per rank.
+    """
+    identity = list(range(nranks))
+    points: set[int] = set()
+    reach = 0
+    for lay in layouts.values():
+        if any(f.kind == "CYCLIC" for f in lay.formats):
+            return identity
+        for a in lay.align:
+            if isinstance(a, Axis):
+                if a.stride != 1:
+                    return identity
+                reach = max(reach, abs(a.offset))
+        for lo, hi in lay.bounds:
+            points |= {lo, hi}
+    for lp in loops.values():
+        lo, hi = eval_affine(lp.lower, {}), eval_affine(lp.upper, {})
+        if lo is None or hi is None or lp.step not in (1, -1):
+            return identity
+        points |= {lo, hi}
+    loop_vars = {lp.var for lp in loops.values()}
+    for pat in phase.patterns:
+        for acc in ([pat.lhs] if pat.lhs is not None else []) + list(pat.rhs):
+            for sub in acc.subscripts:
+                if sub is None:
+                    continue
+                if len(sub.terms) > 1 or any(k != 1 or v not in loop_vars for v, k in sub.terms):
+                    return identity
+                if not sub.terms:
+                    # a constant element: its holder differs from every other rank
+                    points.add(sub.const)
+                else:
+                    reach = max(reach, abs(sub.const))
+    window = reach + 3
+    pts = sorted(points)
+
+    def clamp(x: int) -> int:
+        return max(-window, min(window, x))
+
+    owners = {a: ownership(l, nranks) for a, l in sorted(layouts.items())}
+    seen: dict[tuple, int] = {}
+    rep = []
+    for r in range(nranks):
+        sig = []
+        for a, own in owners.items():
+            if not own.holds(r):
+                sig.append(None)
+                continue
+            sec = own.owned(r)
+            dims = []
+            for st in sec.sets:
+                if not st:
+                    dims.append(("empty",))
+                elif not st.is_interval:
+                    return identity
+                else:
+                    dims.append((st.count(), tuple(clamp(st.lo - p) for p in pts), tuple(clamp(st.hi - p) for p in pts)))
+            sig.append((own.is_primary(r), tuple(dims)))
+        rep.append(seen.setdefault(tuple(sig), r))
+    return rep
 
 
 def _starts(phase: Phase, line: int, loops: dict[int, Loop]) -> float:
