@@ -22,11 +22,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import warnings
+
 import numpy as np
+from scipy import sparse
+from scipy.sparse import linalg as sparse_linalg
 
 from .. import ir
 from .loops import TripCounter, loop_values
 from .model import PhaseFlow, Transition
+from .substitute import _jump_targets
 
 #: Loops are split by decidable conditions only into this many segments at most;
 #: beyond that (MOD patterns) the fraction of iterations is used as a probability.
@@ -58,23 +63,21 @@ def _scaled(d: dict, k: float) -> dict:
     return {key: v * k for key, v in d.items()} if k else {}
 
 
-def seq(a: Summary, b: Summary) -> Summary:
-    out = Summary()
-    _add(out.first, a.first)
-    _add(out.first, b.first, a.empty)
-    _add(out.last, b.last)
-    _add(out.last, a.last, b.empty)
-    out.empty = a.empty * b.empty
-    _add(out.trans, a.trans)
-    _add(out.trans, b.trans)
+def seq_into(a: Summary, b: Summary) -> None:
+    """``a`` followed by ``b``, in place in ``a`` (work in the size of ``b``
+    and of ``a``'s last phases, so a long statement list composes in linear time)."""
     for p, x in a.last.items():
         for q, y in b.first.items():
-            out.trans[(p, q)] = out.trans.get((p, q), 0.0) + x * y
-    _add(out.freq, a.freq)
-    _add(out.freq, b.freq)
-    _add(out.sites, a.sites)
-    _add(out.sites, b.sites)
-    return out
+            a.trans[(p, q)] = a.trans.get((p, q), 0.0) + x * y
+    _add(a.first, b.first, a.empty)
+    if b.empty != 1.0:
+        last = _scaled(a.last, b.empty)
+        _add(last, b.last)
+        a.last = last
+    a.empty *= b.empty
+    _add(a.trans, b.trans)
+    _add(a.freq, b.freq)
+    _add(a.sites, b.sites)
 
 
 def loop(t: float, body: Summary) -> Summary:
@@ -182,46 +185,68 @@ class FlowBuilder:
         as a Markov chain over its statements when GOTOs jump inside it."""
         items = list(stmts)
         if not any(_jumps(s) for s in items):
-            out = Summary()
-            for s in items:
-                out = seq(out, self.stmt(s))
-            return out
+            return self._straight(items)
         return self._chain(items)
 
+    def _straight(self, items: list[ir.Stmt]) -> Summary:
+        """Statements that only fall through, composed in sequence."""
+        out = Summary()
+        for s in items:
+            seq_into(out, self.stmt(s))
+        return out
+
     def _chain(self, items: list[ir.Stmt]) -> Summary:
-        """Expected behaviour of a statement list with jumps (see module doc)."""
-        n = len(items)
-        labels = {s.label: k for k, s in enumerate(items) if s.label is not None}
-        parts = [self.stmt(s) for s in items]
-        P = np.zeros((n, n + 1))  # P[i, j]: control leaves item i for item j (n: leaves the list)
-        for i, s in enumerate(items):
-            for j, p in self._successors(s, i, labels, n):
-                P[i, j] += p
+        """Expected behaviour of a statement list with jumps (see module doc).
+
+        The list is first cut into straight runs: a run starts at a statement a
+        jump may reach and ends after a statement that jumps, so within a run
+        control only falls through and the run composes exactly in sequence.
+        The Markov chain is over runs (sparse: each has at most a few
+        successors), so its size follows the jumps, not the statements."""
+        targets = {t for s in items for t in _jump_targets(s)}
+        runs: list[list[ir.Stmt]] = []
+        for k, s in enumerate(items):
+            if not runs or (s.label is not None and s.label in targets) or _jumps(items[k - 1]):
+                runs.append([])
+            runs[-1].append(s)
+        n = len(runs)
+        labels = {run[0].label: k for k, run in enumerate(runs) if run[0].label is not None}
+        parts = [self._straight(run) for run in runs]
+        rows, cols, probs = [], [], []  # P[i, j]: control leaves run i for run j (n: leaves the list)
+        for i, run in enumerate(runs):
+            for j, p in self._successors(run[-1], i, labels, n):
+                rows.append(i)
+                cols.append(j)
+                probs.append(p)
+        P = _matrix(rows, cols, probs, (n, n + 1))
+        inner = P[:, :n]
         # expected visits per entry: v = e0 + P^T v
         e0 = np.zeros(n)
         e0[0] = 1.0
-        v = _solve(np.eye(n) - P[:, :n].T, e0)
+        v = _solve(_identity(n, inner) - inner.T, e0)
         phases = sorted({q for part in parts for q in part.first})
         col = {q: k for k, q in enumerate(phases)}
-        # H[i, k]: after leaving item i, probability that phase k is the next to
+        # H[i, k]: after leaving run i, probability that phase k is the next to
         # run (last column: the list is left before any further phase)
         F = np.zeros((n, len(phases) + 1))
         empty = np.array([part.empty for part in parts])
         for j, part in enumerate(parts):
             for q, x in part.first.items():
                 F[j, col[q]] = x
-        R = P[:, :n] @ F
-        R[:, -1] += P[:, n]
-        H = _solve(np.eye(n) - P[:, :n] * empty[None, :], R)
+        R = np.asarray(inner @ F)
+        R[:, -1] += np.asarray(P[:, n].toarray()).ravel() if hasattr(P, "toarray") else P[:, n]
+        H = _solve(_identity(n, inner) - _scale_columns(inner, empty), R)
         out = Summary()
         for i, part in enumerate(parts):
             _add(out.freq, part.freq, v[i])
             _add(out.trans, part.trans, v[i])
             _add(out.sites, part.sites, v[i])
+            if not part.last:
+                continue
+            nexts = [(phases[k], H[i, k]) for k in np.flatnonzero(H[i, :-1] > 1e-15)]
             for p_, x in part.last.items():
-                for q, k in col.items():
-                    if H[i, k] > 1e-15:
-                        out.trans[(p_, q)] = out.trans.get((p_, q), 0.0) + v[i] * x * H[i, k]
+                for q, h in nexts:
+                    out.trans[(p_, q)] = out.trans.get((p_, q), 0.0) + v[i] * x * h
                 if H[i, -1] > 1e-15:
                     out.last[p_] = out.last.get(p_, 0.0) + v[i] * x * H[i, -1]
         first = F[0] + empty[0] * H[0]
@@ -380,7 +405,7 @@ class FlowBuilder:
                     self.decided[id(c)] = t
                 else:
                     self.decided.pop(id(c), None)
-            out = seq(out, self._counted(s, n))
+            seq_into(out, self._counted(s, n))
         self.decided = saved
         return out
 
@@ -411,7 +436,38 @@ def _jumps(s: ir.Stmt) -> bool:
     return _forward_target(s) is not None
 
 
-def _solve(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+#: Statement lists with more straight runs than this are solved as sparse systems.
+SPARSE_FROM = 64
+
+
+def _matrix(rows: list[int], cols: list[int], vals: list[float], shape: tuple[int, int]):
+    """The transition matrix: dense for short lists, sparse (CSR) for long ones."""
+    if shape[0] <= SPARSE_FROM:
+        m = np.zeros(shape)
+        np.add.at(m, (rows, cols), vals)
+        return m
+    return sparse.csr_matrix((vals, (rows, cols)), shape=shape)
+
+
+def _identity(n: int, like):
+    return np.eye(n) if isinstance(like, np.ndarray) else sparse.identity(n, format="csr")
+
+
+def _scale_columns(m, k: np.ndarray):
+    return m * k[None, :] if isinstance(m, np.ndarray) else m @ sparse.diags(k)
+
+
+def _solve(a, b: np.ndarray) -> np.ndarray:
+    if not isinstance(a, np.ndarray):
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", sparse_linalg.MatrixRankWarning)
+                x = sparse_linalg.splu(a.tocsc()).solve(b)
+            if np.all(np.isfinite(x)):
+                return x
+        except (RuntimeError, sparse_linalg.MatrixRankWarning):
+            pass
+        a = a.toarray()
     try:
         return np.linalg.solve(a, b)
     except np.linalg.LinAlgError:  # a loop that never exits: least squares keeps it finite
@@ -427,10 +483,12 @@ def build_flow(unit: ir.Unit, phase_of: dict[int, int], arrays_of: dict[int, tup
     transitions = _transitions(whole)
     per_array = []
     arrays = sorted({a for names in arrays_of.values() for a in names})
+    by_phases: dict[frozenset[int], tuple[Transition, ...]] = {}  # arrays used in the same phases share one pass
     for a in arrays:
-        keep = {pid for pid, names in arrays_of.items() if a in names}
-        sub = FlowBuilder(phase_of, counter, keep).block(unit.body)
-        per_array.append((a, _transitions(sub)))
+        keep = frozenset(pid for pid, names in arrays_of.items() if a in names)
+        if keep not in by_phases:
+            by_phases[keep] = _transitions(FlowBuilder(phase_of, counter, set(keep)).block(unit.body))
+        per_array.append((a, by_phases[keep]))
     executions = tuple(sorted(whole.freq.items()))
     assumptions = tuple(dict.fromkeys(builder.assumptions))
     return PhaseFlow(executions, transitions, tuple(per_array), assumptions), whole.sites

@@ -98,3 +98,65 @@ def test_unknown_trip_counts_are_assumed_and_said():
     an = analyze(read_text(text, "s.f"), AnalysisOptions(default_trip_count=7))
     lp = an.procedures[0].phases[0].loops[0]
     assert lp.trip_count == 7 and not lp.trip_known
+
+
+JUMPY = """\
+      PROGRAM J
+      INTEGER N, I, K
+      PARAMETER (N=10)
+      REAL A(N), B(N), S
+      S = 0.0
+      K = 0
+   5  CONTINUE
+      DO 10 I = 2, N
+        A(I) = B(I-1) + 1.0
+   10 CONTINUE
+      IF (S .GT. 5.0) GOTO 30
+      DO 20 I = 1, N
+        B(I) = A(I) * 2.0
+   20 CONTINUE
+      GOTO (30, 40) K
+      S = S + 1.0
+   30 CONTINUE
+      IF (A(1) .LT. 0.0) THEN
+        B(1) = S
+      END IF
+      IF (S .LT. 100.0) GOTO 5
+   40 CONTINUE
+      DO 50 I = 1, N
+        A(I) = B(I) + S
+   50 CONTINUE
+      END
+"""
+
+
+def _flow_facts(proc):
+    f = proc.flow
+    return ({p.id: f.execution(p.id) for p in proc.phases},
+            {(t.source, t.target): t.count for t in f.transitions})
+
+
+def test_sparse_chain_equals_the_dense_one(monkeypatch):
+    """The chain solved sparse (long lists) gives the dense solution's numbers."""
+    from autodist.analysis import controlflow
+
+    dense = _flow_facts(flow_of(JUMPY))
+    monkeypatch.setattr(controlflow, "SPARSE_FROM", 0)
+    sparse = _flow_facts(flow_of(JUMPY))
+    assert dense[0].keys() == sparse[0].keys() and dense[1].keys() == sparse[1].keys()
+    for a, b in zip(dense, sparse):
+        for k in a:
+            assert b[k] == pytest.approx(a[k], rel=1e-9), k
+
+
+def test_straight_runs_between_jumps_compose_exactly():
+    """Phases between jumps run in sequence: 1 -> 2 inside one run of the chain,
+    with the entry and loop-back counts the GOTO loop gives."""
+    text = JUMPY.replace("      GOTO (30, 40) K\n", "")
+    ex, trans = _flow_facts(flow_of(text, default_trip_count=4))
+    # the backward IF-GOTO closes a loop of 4 assumed trips around phases 1 and 2
+    assert ex[1] == pytest.approx(4.0)
+    assert trans[(0, 1)] == pytest.approx(1.0)
+    assert sum(c for (s, t), c in trans.items() if t == 1 and s != 0) == pytest.approx(3.0)
+    assert ex[2] == pytest.approx(2.0)  # skipped by the forward IF-GOTO half of the time
+    assert ex[3] == pytest.approx(1.0)
