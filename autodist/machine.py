@@ -93,38 +93,55 @@ class MachineProfile:
 
 
 # key -> (type, required, check, message)
-def _pos(x: float) -> bool:
-    return x > 0
+#: Limits on the sizes a profile may ask for: beyond them the search (one cost
+#: evaluation per processor class, candidate grids per count) would not end in
+#: reasonable time or memory, and times so large make every cost overflow.
+MAX_PROCESSORS = 16384
+MAX_SECONDS = 1e3  # per byte, message, operation, access or loop start
+MAX_BANDWIDTH = 1e15  # bytes per second
+MAX_ELEMENT_SIZE = 64
+MAX_DISTRIBUTED_DIMS = 7  # Fortran 77 arrays have at most 7 dimensions
+MAX_CANDIDATES = 64
+MAX_SOLVER_SECONDS = 86_400.0
+MAX_TRIP_COUNT = 10**9
+MAX_SCALE = 1e6
+#: A profile is a flat mapping; deeper nesting than this is refused before it is built.
+MAX_NESTING = 4
+#: A profile file larger than this is not a profile.
+MAX_PROFILE_BYTES = 1 << 20
 
 
-def _nonneg(x: float) -> bool:
-    return x >= 0
-
-
-def _prob(x: float) -> bool:
-    return 0 <= x <= 1
+def _within(lo: float, hi: float, strict_lo: bool = False):
+    return lambda x: (x > lo if strict_lo else x >= lo) and x <= hi
 
 
 _SCHEMA: dict[str, tuple[type, bool, Any, str]] = {
     "name": (str, False, None, ""),
     "description": (str, False, None, ""),
-    "processors": (int, True, _pos, "must be a positive integer"),
-    "remote_access_time": (float, True, _nonneg, "must be >= 0 (seconds per byte)"),
-    "latency": (float, False, _nonneg, "must be >= 0 (seconds per message)"),
-    "bandwidth": (float, False, _pos, "must be > 0 (bytes per second)"),
+    "processors": (int, True, _within(1, MAX_PROCESSORS), f"must be an integer from 1 to {MAX_PROCESSORS}"),
+    "remote_access_time": (float, True, _within(0, MAX_SECONDS),
+                           f"must be >= 0 and <= {MAX_SECONDS:g} (seconds per byte)"),
+    "latency": (float, False, _within(0, MAX_SECONDS), f"must be >= 0 and <= {MAX_SECONDS:g} (seconds per message)"),
+    "bandwidth": (float, False, _within(0, MAX_BANDWIDTH, True),
+                  f"must be > 0 and <= {MAX_BANDWIDTH:g} (bytes per second)"),
     "communication_model": (str, False, lambda s: s in COMM_MODELS, f"must be one of {', '.join(COMM_MODELS)}"),
-    "parallel_overhead": (float, False, _nonneg, "must be >= 0 (seconds per parallel loop)"),
-    "flop_time": (float, True, _pos, "must be > 0 (seconds per floating-point operation)"),
-    "memory_access_time": (float, False, _nonneg, "must be >= 0 (seconds per access)"),
-    "compute_scale": (float, False, _pos, "must be > 0"),
-    "element_size": (int, False, _pos, "must be a positive integer (bytes)"),
-    "max_distributed_dims": (int, False, _pos, "must be a positive integer"),
+    "parallel_overhead": (float, False, _within(0, MAX_SECONDS),
+                          f"must be >= 0 and <= {MAX_SECONDS:g} (seconds per parallel loop)"),
+    "flop_time": (float, True, _within(0, MAX_SECONDS, True),
+                  f"must be > 0 and <= {MAX_SECONDS:g} (seconds per floating-point operation)"),
+    "memory_access_time": (float, False, _within(0, MAX_SECONDS),
+                           f"must be >= 0 and <= {MAX_SECONDS:g} (seconds per access)"),
+    "compute_scale": (float, False, _within(1 / MAX_SCALE, MAX_SCALE), f"must be between {1 / MAX_SCALE:g} and {MAX_SCALE:g}"),
+    "element_size": (int, False, _within(1, MAX_ELEMENT_SIZE), f"must be an integer from 1 to {MAX_ELEMENT_SIZE} (bytes)"),
+    "max_distributed_dims": (int, False, _within(1, MAX_DISTRIBUTED_DIMS),
+                             f"must be an integer from 1 to {MAX_DISTRIBUTED_DIMS}"),
     "distributions": (list, False, None, ""),
-    "candidates_per_phase": (int, False, _pos, "must be a positive integer"),
+    "candidates_per_phase": (int, False, _within(1, MAX_CANDIDATES), f"must be an integer from 1 to {MAX_CANDIDATES}"),
     "mode": (str, False, lambda s: s in MODES, f"must be one of {', '.join(MODES)}"),
-    "solver_time_limit": (float, False, _pos, "must be > 0 (seconds)"),
-    "default_trip_count": (int, False, _pos, "must be a positive integer"),
-    "branch_probability": (float, False, _prob, "must be between 0 and 1"),
+    "solver_time_limit": (float, False, _within(0, MAX_SOLVER_SECONDS, True),
+                          f"must be > 0 and <= {MAX_SOLVER_SECONDS:g} (seconds)"),
+    "default_trip_count": (int, False, _within(1, MAX_TRIP_COUNT), f"must be an integer from 1 to {MAX_TRIP_COUNT}"),
+    "branch_probability": (float, False, _within(0, 1), "must be between 0 and 1"),
 }
 
 _DEFAULTS: dict[str, Any] = {
@@ -186,38 +203,85 @@ def _validate(raw: dict[str, Any], source: str, lines: dict[str, int]) -> Machin
     return MachineProfile(source=source, **values)
 
 
-def _key_lines(text: str) -> dict[str, int]:
-    """Line number (1-based) of each top-level key, for error messages."""
-    try:
-        node = yaml.compose(text)
-    except yaml.YAMLError:
-        return {}
+def _yaml_error(exc: yaml.YAMLError, source: str) -> ProfileError:
+    mark = getattr(exc, "problem_mark", None)
+    line = mark.line + 1 if mark is not None else None
+    problem = getattr(exc, "problem", None) or "invalid YAML"
+    return ProfileError(f"invalid YAML: {problem}", source, line)
+
+
+def _key_lines(text: str, source: str) -> dict[str, int]:
+    """Line number (1-based) of each top-level key, for error messages.
+
+    Reads the YAML event stream (iteratively, so nesting depth costs nothing)
+    and refuses what a flat profile never needs and a hostile file uses to
+    exhaust memory or the stack: aliases, deep nesting; and a key given twice
+    (YAML itself would silently keep the last)."""
     out: dict[str, int] = {}
-    if isinstance(node, yaml.MappingNode):
-        for k, _ in node.value:
-            if isinstance(k, yaml.ScalarNode):
-                out[str(k.value)] = k.start_mark.line + 1
+    depth = 0
+    nodes = 0  # nodes begun inside the top-level mapping: keys at even positions
+    try:
+        for ev in yaml.parse(text, Loader=yaml.SafeLoader):
+            line = ev.start_mark.line + 1 if ev.start_mark is not None else None
+            if isinstance(ev, yaml.AliasEvent) or getattr(ev, "anchor", None):
+                raise ProfileError("YAML anchors and aliases are not allowed in a machine profile", source, line)
+            top = depth == 1
+            if isinstance(ev, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                depth += 1
+                if depth > MAX_NESTING:
+                    raise ProfileError(f"nested more than {MAX_NESTING} levels deep: not a machine profile", source, line)
+            elif isinstance(ev, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
+                depth -= 1
+                continue
+            elif not isinstance(ev, yaml.ScalarEvent):
+                continue
+            if not top:
+                continue
+            if nodes % 2 == 0 and isinstance(ev, yaml.ScalarEvent):
+                key = str(ev.value)
+                if key in out:
+                    raise ProfileError(f"key '{key}' given twice (lines {out[key]} and {line})", source, line)
+                out[key] = line
+            nodes += 1
+    except yaml.YAMLError as exc:
+        raise _yaml_error(exc, source) from None
     return out
+
+
+def _read_text(path: Path, source: str) -> str:
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_PROFILE_BYTES + 1)
+    except OSError as exc:
+        raise ProfileError(f"cannot read machine profile: {exc.strerror}", source) from None
+    if len(data) > MAX_PROFILE_BYTES:
+        raise ProfileError(f"larger than {MAX_PROFILE_BYTES} bytes: not a machine profile", source)
+    for bom, codec in ((b"\xff\xfe", "utf-16"), (b"\xfe\xff", "utf-16")):
+        if data.startswith(bom):
+            try:
+                return data.decode(codec)
+            except UnicodeDecodeError:
+                break
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise ProfileError(f"not UTF-8 text (byte 0x{data[exc.start]:02x})", source, line) from None
 
 
 def load_profile(path: str | Path) -> MachineProfile:
     """Read and validate one profile file."""
     path = Path(path)
     source = str(path)
-    try:
-        text = path.read_text()
-    except OSError as exc:
-        raise ProfileError(f"cannot read machine profile: {exc.strerror}", source) from None
+    text = _read_text(path, source)
+    lines = _key_lines(text, source)  # before loading: refuses alias bombs and deep nesting
     try:
         raw = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise ProfileError(f"invalid YAML: {problem}", source, line) from None
+        raise _yaml_error(exc, source) from None
     if not isinstance(raw, dict):
         raise ProfileError("a machine profile is a mapping of keys to values", source)
-    return _validate(raw, source, _key_lines(text))
+    return _validate(raw, source, lines)
 
 
 def bundled_profiles() -> list[Path]:

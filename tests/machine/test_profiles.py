@@ -87,3 +87,47 @@ def test_profiles_and_info_commands(capsys):
     assert main(["info"]) == 0
     out = capsys.readouterr().out
     assert "ILP solvers:" in out and "MPI library:" in out
+
+
+BOMB = GOOD + """\
+description: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]
+name: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]
+mode: [*b,*b,*b,*b,*b,*b,*b,*b,*b]
+"""
+
+
+@pytest.mark.parametrize("text, message, line", [
+    (BOMB, "anchors and aliases are not allowed", 4),
+    (GOOD + "description: " + "[" * 10_000 + "]" * 10_000 + "\n", "nested more than", 4),
+    (GOOD + "processors: 4\n", "key 'processors' given twice (lines 1 and 4)", 4),
+    (GOOD.replace("processors: 8", "processors: 1000000"), "'processors': must be an integer from 1 to", 1),
+    (GOOD.replace("processors: 8", "processors: 1000000000000000000000000000000"), "'processors'", 1),
+    (GOOD.replace("1e-9", "1e308"), "'flop_time': must be > 0 and <=", 3),
+    (GOOD + "max_distributed_dims: 99\n", "'max_distributed_dims'", 4),
+    (GOOD + "default_trip_count: 99999999999999\n", "'default_trip_count'", 4),
+])
+def test_hostile_profiles_are_refused_before_any_work(tmp_path, text, message, line):
+    path = write(tmp_path, text)
+    with pytest.raises(ProfileError) as exc:
+        load_profile(path)
+    assert str(exc.value).startswith(f"{path}:{line}:") and message in str(exc.value)
+
+
+def test_profile_encodings(tmp_path):
+    p = tmp_path / "latin1.yaml"
+    p.write_bytes(GOOD.encode() + "description: caf\xe9\n".encode("latin-1"))
+    with pytest.raises(ProfileError, match=r"^.*latin1.yaml:4: not UTF-8 text \(byte 0xe9\)"):
+        load_profile(p)
+    p = tmp_path / "utf16.yaml"
+    p.write_bytes((GOOD + "description: café\n").encode("utf-16"))
+    assert load_profile(p).description == "café"
+    p = tmp_path / "bom.yaml"
+    p.write_bytes(b"\xef\xbb\xbf" + GOOD.encode())
+    assert load_profile(p).processors == 8
+
+
+def test_hostile_profile_through_the_cli(tmp_path, capsys):
+    path = write(tmp_path, BOMB)
+    assert main(["compare", "fortran_samples/adi.f", "--machine", str(path)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and "aliases" in err and "Traceback" not in err
