@@ -5,7 +5,7 @@ from __future__ import annotations
 import networkx as nx
 
 from .. import ir
-from ..errors import RecursionInProgram
+from ..errors import FortranError, RecursionInProgram
 
 
 def call_sites(unit: ir.Unit) -> list[tuple[str, ir.Span]]:
@@ -40,6 +40,32 @@ def call_graph(program: ir.Program) -> nx.DiGraph:
             else:
                 g.add_edge(u.name, callee, sites=[span])
     return g
+
+
+def check_arguments(program: ir.Program) -> None:
+    """Raise FortranError at the first reference to a unit of the program with another
+    number of actual arguments than the unit has dummies (Fortran 77 requires them to
+    agree; the runtime and the interprocedural analysis pair them by position)."""
+    units = {u.name: u for u in program.units if u.kind in ("subroutine", "function")}
+
+    def check(name: str, n: int, span: ir.Span, what: str) -> None:
+        callee = units.get(name)
+        if callee is not None and len(callee.args) != n:
+            raise FortranError(
+                f"{what} {name} with {n} argument{'s' * (n != 1)}, but {name} "
+                f"({callee.span.file}:{callee.span.first}) has {len(callee.args)}",
+                span.file,
+                span.first,
+            )
+
+    for u in program.units:
+        for s in u.statements():
+            if isinstance(s, ir.Call):
+                check(s.name, len(s.args), s.span, "CALL")
+            for e in s.exprs():
+                for x in e.walk():
+                    if isinstance(x, ir.FuncRef) and x.kind == "external":
+                        check(x.name, len(x.args), s.span, "reference to")
 
 
 def check_recursion(program: ir.Program, g: nx.DiGraph) -> None:

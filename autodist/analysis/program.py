@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .. import ir
-from .callgraph import bottom_up, call_graph, check_recursion
+from .callgraph import bottom_up, call_graph, check_arguments, check_recursion
 from .constprop import specialize
 from .substitute import forward_substitute
 from .controlflow import build_flow
@@ -56,6 +56,7 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
     options = options or AnalysisOptions()
     g = call_graph(program)
     check_recursion(program, g)
+    check_arguments(program)
     program, _constants = specialize(program)
     program = replace(program, units=tuple(forward_substitute(u) for u in program.units))
     order = bottom_up(g)

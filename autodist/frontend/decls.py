@@ -493,6 +493,13 @@ class SymbolTable:
             if e.dims_spec is not None:
                 self.span = e.span or self.span
                 e.dims, e.dims_spec = self.dims(e.dims_spec), None
+                for k, d in enumerate(e.dims, 1):
+                    if d.bounds is not None and d.bounds[1] < d.bounds[0]:
+                        lo, hi = d.bounds
+                        raise self.error(
+                            f"array {e.name}: dimension {k} has upper bound {hi} below its lower bound {lo}"
+                            " (Fortran 77 has no zero-sized arrays)"
+                        )
 
     def commons(self) -> tuple[ir.Common, ...]:
         out = []

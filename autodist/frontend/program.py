@@ -52,15 +52,21 @@ def _where(source: Source, unit: UnitText) -> str:
 def _read(sources: list[Source]) -> ir.Program:
     scanned = []
     seen: dict[str, str] = {}
+    main: tuple[str, str] | None = None  # the main program's name and place
     for source in sources:
         scan = split(source)
         units = split_units(scan, source)
         for u in units:
             name = u.header.name
             here = _where(source, u)
+            o = source.origins[u.first]
             if name in seen:
-                o = source.origins[u.first]
                 raise FortranError(f"program unit {name} is defined twice (also at {seen[name]})", o.file, o.line)
+            if u.header.kind == "program":
+                if main is not None:
+                    raise FortranError(f"a second main program {name} (the main program {main[0]} is at {main[1]})",
+                                       o.file, o.line)
+                main = (name, here)
             seen[name] = here
         scanned.append((source, scan, units))
     parser = make_parser()

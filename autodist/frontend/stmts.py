@@ -15,6 +15,7 @@ from typing import Callable
 from fparser.two import Fortran2003 as F
 
 from .. import ir
+from ..errors import FortranError
 from ..ir import INTEGER, LOGICAL, Const, Expr, Span
 from .decls import SymbolTable
 from .exprs import label_of
@@ -139,14 +140,10 @@ class IrBuilder:
         var_node, bounds = counter
         var = str(var_node).upper()
         self.table.entry(var)
-        return DoHead(
-            where,
-            label,
-            var,
-            self.expr(bounds[0]),
-            self.expr(bounds[1]),
-            self.expr(bounds[2]) if len(bounds) > 2 and bounds[2] is not None else None,
-        )
+        step = self.expr(bounds[2]) if len(bounds) > 2 and bounds[2] is not None else None
+        if isinstance(step, Const) and step.value == 0:
+            raise FortranError(f"DO {var}: the step is zero", where.span.file, where.span.first)
+        return DoHead(where, label, var, self.expr(bounds[0]), self.expr(bounds[1]), step)
 
     def statement(self, node, span: Span, label: int | None, text: str, opaque: str | None) -> ir.Stmt:
         """The IR of a non-block statement (also the action of a logical IF)."""

@@ -529,7 +529,7 @@ def _one(text: str, where: ir.Span | None) -> tuple[m.Directive, ...]:
                 if first in UNMODELLED:
                     raise _Unsupported(UNMODELLED[first])
                 if first and r.tok.kind == "name":
-                    raise _Unsupported(f"unknown HPF directive {first}")
+                    raise r.error(f"unknown HPF directive {first} (HPF directives: {', '.join(sorted(KEYWORDS))})")
                 raise r.error("expected a directive keyword")
             out = (_statement(r, word),)
     except _Unsupported as u:

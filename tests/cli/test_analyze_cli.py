@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from autodist.cli import main
 
 from ..conftest import SAMPLES
@@ -65,10 +67,43 @@ def test_errors_are_one_line_with_file_and_line(tmp_path, capsys):
 
 
 def test_wrong_option_is_a_one_line_error(capsys):
-    import pytest
-
     with pytest.raises(SystemExit) as exc:
         main(["analyze", "--format", "xml", str(SAMPLES / "adi.f")])
     assert exc.value.code == 2
     err = capsys.readouterr().err.strip()
     assert "invalid choice" in err and err.count("\n") == 0
+
+
+@pytest.mark.parametrize(
+    "text, line, message",
+    [
+        ("      PROGRAM A\n      END\n      PROGRAM B\n      END\n", 3,
+         "a second main program B (the main program A is at"),
+        ("      PROGRAM P\n      REAL A(10)\n      DO 1 I = 1, 10, 0\n    1 A(I) = 1.0\n      END\n", 3,
+         "DO I: the step is zero"),
+        ("      PROGRAM P\n      PARAMETER (K = 0)\n      DO 1 I = 1, 10, K\n    1 CONTINUE\n      END\n", 3,
+         "DO I: the step is zero"),
+        ("      PROGRAM P\n      REAL A(10)\n      CALL S(A, 3)\n      END\n"
+         "      SUBROUTINE S(X)\n      REAL X(10)\n      END\n", 3,
+         "CALL S with 2 arguments, but S"),
+        ("      PROGRAM P\n      Y = F(1.0, 2.0)\n      END\n      FUNCTION F(X)\n      F = X\n      END\n", 2,
+         "reference to F with 2 arguments, but F"),
+        ("      PROGRAM P\n      REAL A(0)\n      END\n", 2, "array A: dimension 1 has upper bound 0 below"),
+        ("      PROGRAM P\n      PARAMETER (N = 4)\n      REAL B(3, N:1)\n      END\n", 3,
+         "array B: dimension 2 has upper bound 1 below its lower bound 4"),
+    ],
+)
+def test_invalid_programs_are_refused_at_their_line(tmp_path, capsys, text, line, message):
+    src = tmp_path / "bad.f"
+    src.write_text(text)
+    assert main(["analyze", str(src)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and f"{src}:{line}: {message}" in err, err
+
+
+def test_the_same_programs_done_right_are_accepted(tmp_path, capsys):
+    src = tmp_path / "good.f"
+    src.write_text("      PROGRAM P\n      REAL A(10), B(0:0)\n      DO 1 I = 10, 1, -1\n    1 A(I) = 1.0\n"
+                   "      CALL S(A)\n      Y = F(1.0)\n      END\n      SUBROUTINE S(X)\n      REAL X(*)\n      END\n"
+                   "      FUNCTION F(X)\n      F = X\n      END\n")
+    assert main(["analyze", str(src)]) == 0

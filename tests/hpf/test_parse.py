@@ -194,7 +194,6 @@ def test_spans_are_kept_but_not_compared():
         ("ON HOME(A(I)), BEGIN", "ON directive"),
         ("END ON", "END ON"),
         ("TASK_REGION", "TASK_REGION"),
-        ("FROBNICATE A", "unknown HPF directive FROBNICATE"),
         ("INDEPENDENT, ON PROCESSORS(P(1))", "ON clause"),
     ],
 )
@@ -223,6 +222,8 @@ def test_unmodelled_directives_are_recorded(text, reason):
         ("REALIGN A(I) WITH *T(I)", "'WITH *' is not allowed in REALIGN"),
         ("DIMENSION A(10)", "DIMENSION needs '::'"),
         ("TEMPLATE T(10", "expected ')' but found the end of the directive"),
+        ("FROBNICATE A", "unknown HPF directive FROBNICATE (HPF directives: ALIGN,"),
+        ("DISTRIBUT A(BLOCK)", "unknown HPF directive DISTRIBUT"),
     ],
 )
 def test_malformed_directives_name_file_and_line(text, message):
