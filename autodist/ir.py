@@ -456,6 +456,29 @@ class Io(Stmt):
     def exprs(self) -> tuple[Expr, ...]:
         return self.items + ((self.unit,) if self.unit is not None else ())
 
+    def targets(self) -> tuple[Expr, ...]:
+        """What the statement assigns: the items of a READ list (through implied
+        DO loops), the variable of every implied DO (as a :class:`Name`), the
+        IOSTAT= variable, and the inquired properties of an INQUIRE."""
+        out: list[Expr] = []
+        stack = list(reversed(self.items))
+        while stack:
+            x = stack.pop()
+            if isinstance(x, ImpliedDo):
+                out.append(Name(x.var))
+                stack.extend(reversed(x.items))
+            elif self.kind == "read":
+                out.append(x)
+        out.extend(e for k, e in self.specs if k == "IOSTAT" or (self.kind == "inquire" and k in INQUIRED))
+        return tuple(out)
+
+
+#: The specifiers of INQUIRE that return a property (they assign their variable).
+INQUIRED = frozenset({
+    "EXIST", "OPENED", "NUMBER", "NAMED", "NAME", "ACCESS", "SEQUENTIAL", "DIRECT",
+    "FORM", "FORMATTED", "UNFORMATTED", "RECL", "NEXTREC", "BLANK",
+})
+
 
 @dataclass(frozen=True)
 class Directive(Stmt):

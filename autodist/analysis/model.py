@@ -206,6 +206,32 @@ class PhaseFlow:
         return ()
 
 
+Slot = tuple[str, int]
+"""A COMMON array: (block name, position in the block)."""
+
+
+@dataclass(frozen=True)
+class Effects:
+    """What a procedure may do that matters to its callers (transitively).
+
+    ``reads_args``/``writes_args``: positions of dummy arguments read/written;
+    ``reads_common``/``writes_common_slots``: COMMON arrays read/written (by
+    block and position, whether or not the caller declares the block).
+    """
+
+    writes_args: frozenset[int]
+    writes_common: bool
+    io: bool
+    stops: bool
+    reads_args: frozenset[int] = frozenset()
+    reads_common: frozenset[Slot] = frozenset()
+    writes_common_slots: frozenset[Slot] = frozenset()
+
+    @property
+    def pure(self) -> bool:
+        return not (self.writes_args or self.writes_common or self.io or self.stops)
+
+
 @dataclass(frozen=True)
 class ProcedureAnalysis:
     name: str
@@ -215,6 +241,7 @@ class ProcedureAnalysis:
     flow: PhaseFlow
     opaque: tuple[tuple[ir.Span, str], ...]  # (where, reason) of unmodelled constructs
     calls: tuple[tuple[str, int], ...]  # (callee, line) of every call site
+    effects: Effects  # what a call of the procedure may read and modify
     invocations: float = 1.0  # calls of this procedure per run of the program
 
     def executions(self, phase_id: int) -> float:

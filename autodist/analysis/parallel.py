@@ -16,35 +16,9 @@ from functools import cached_property
 from .. import ir
 from . import dependence as dep
 from .loops import bounds_text, walk_ctx
-from .model import Dependence, LoopInfo
+from .model import Dependence, Effects, LoopInfo, Slot
 from .privatize import private_arrays as private_arrays_of
 from .scalars import find_reductions, first_access, reads_of_stmt, scalar_writes, writes_of_stmt
-
-
-Slot = tuple[str, int]
-"""A COMMON array: (block name, position in the block)."""
-
-
-@dataclass(frozen=True)
-class Effects:
-    """What a procedure may do that matters to its callers (transitively).
-
-    ``reads_args``/``writes_args``: positions of dummy arguments read/written;
-    ``reads_common``/``writes_common_slots``: COMMON arrays read/written (by
-    block and position, whether or not the caller declares the block).
-    """
-
-    writes_args: frozenset[int]
-    writes_common: bool
-    io: bool
-    stops: bool
-    reads_args: frozenset[int] = frozenset()
-    reads_common: frozenset[Slot] = frozenset()
-    writes_common_slots: frozenset[Slot] = frozenset()
-
-    @property
-    def pure(self) -> bool:
-        return not (self.writes_args or self.writes_common or self.io or self.stops)
 
 
 class UnitContext:
@@ -172,8 +146,8 @@ def _refs(do: ir.Do, uc: UnitContext, skip: set[int], variant: set[str]) -> list
         written: list[ir.Index] = []
         if isinstance(s, ir.Assign) and isinstance(s.target, ir.Index):
             written.append(s.target)
-        if isinstance(s, ir.Io) and s.kind == "read":
-            written.extend(i for i in s.items if isinstance(i, ir.Index))
+        if isinstance(s, ir.Io):
+            written.extend(i for i in s.targets() if isinstance(i, ir.Index))
         # an array (or an element: sequence association) passed to a procedure may
         # be read anywhere: a reference with unknown subscripts (an impure callee
         # is an obstacle already)
@@ -381,8 +355,11 @@ def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects]) -> Effe
         elif isinstance(s, ir.Io):
             if s.kind not in ("format",):
                 io = True
-            if s.kind == "read":
-                writes.update(i.name for i in s.items if isinstance(i, (ir.Name, ir.Index)))
+            for t in s.targets():
+                while isinstance(t, ir.Substring):
+                    t = t.base
+                if isinstance(t, (ir.Name, ir.Index)):
+                    writes.add(t.name)
         elif isinstance(s, ir.Stop):
             stops = True
         elif isinstance(s, ir.Opaque):

@@ -201,8 +201,10 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
                 calls.append(s.name)
             if isinstance(s, ir.Opaque):
                 opaque.append(f"line {line}: {s.reason}")
-            if isinstance(s, ir.Io) and s.kind == "read":
-                for item in s.items:
+            if isinstance(s, ir.Io):
+                for item in s.targets():
+                    if isinstance(item, ir.Substring):
+                        item = item.base
                     if isinstance(item, ir.Index) and uc.is_array(item.name):
                         accesses.append(_access(item, True, line, loop_vars))
     reads = tuple(dict.fromkeys(a.array for a in accesses if not a.write))

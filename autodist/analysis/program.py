@@ -10,8 +10,8 @@ from .constprop import specialize
 from .substitute import forward_substitute
 from .controlflow import build_flow
 from .loops import TripCounter
-from .model import AnalysisOptions, ProcedureAnalysis, ProgramAnalysis
-from .parallel import Effects, UnitContext, summarize_effects
+from .model import AnalysisOptions, Effects, ProcedureAnalysis, ProgramAnalysis
+from .parallel import UnitContext, summarize_effects
 from .phases import build_phase, find_sites
 
 
@@ -79,7 +79,7 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
         calls = tuple((s.name, s.span.first) for s in unit.statements() if isinstance(s, ir.Call))
         results[name] = ProcedureAnalysis(
             name=unit.name, kind=unit.kind, span=unit.span, phases=phases, flow=flow,
-            opaque=_opaque(unit), calls=calls,
+            opaque=_opaque(unit), calls=calls, effects=effects[name],
         )
     # invocations per run, top-down from the main program (callers first)
     invocations = {n: 0.0 for n in order}

@@ -60,8 +60,8 @@ def writes_of_stmt(s: ir.Stmt) -> set[str]:
         return {s.target.name}
     if isinstance(s, ir.Do):
         return {s.var}
-    if isinstance(s, ir.Io) and s.kind == "read":
-        return {i.name for i in s.items if isinstance(i, ir.Name)}
+    if isinstance(s, ir.Io):
+        return {i.name for i in s.targets() if isinstance(i, ir.Name)}
     return set()
 
 

@@ -521,3 +521,50 @@ class Section:
 
     def __str__(self) -> str:
         return "(" + ", ".join(str(s) for s in self.sets) + ")"
+
+
+# --------------------------------------------------------------------------- differences
+
+
+def set_minus(a: IndexSet, b: IndexSet) -> IndexSet:
+    """``a`` without the members of ``b``."""
+    if not a or not b or b.hi < a.lo or a.hi < b.lo:
+        return a
+    if a.is_interval and b.is_interval:
+        left = IndexSet.interval(a.lo, min(a.hi, b.lo - 1))
+        right = IndexSet.interval(max(a.lo, b.hi + 1), a.hi)
+        if not left:
+            return right
+        if not right:
+            return left
+        return IndexSet.from_members(np.concatenate((left.to_array(), right.to_array())))
+    xs = a.to_array()
+    keep = xs[b.rank_array(xs + 1) - b.rank_array(xs) == 0] if len(xs) else xs
+    return IndexSet.from_members(keep)
+
+
+def box_minus(a: Section, b: Section) -> list[Section]:
+    """Disjoint boxes covering ``a`` without ``b``."""
+    if a.count_intersection(b) == 0:
+        return [a]
+    out = []
+    sets = list(a.sets)
+    for d in range(len(sets)):
+        rest = set_minus(sets[d], b.sets[d])
+        if rest:
+            out.append(Section(tuple(sets[:d]) + (rest,) + tuple(a.sets[d + 1:])))
+        sets[d] = sets[d].intersect(b.sets[d])
+    return out
+
+
+def disjoint_pieces(boxes: list[Section], held: Section | None) -> tuple[Section, ...]:
+    """Disjoint boxes covering the union of ``boxes`` without ``held``."""
+    out: list[Section] = []
+    for box in boxes:
+        parts = [box]
+        for other in ([held] if held is not None else []) + out:
+            parts = [q for p in parts for q in box_minus(p, other)]
+            if not parts:
+                break
+        out.extend(p for p in parts if p)
+    return tuple(out)

@@ -1,7 +1,7 @@
 """The cost of one execution of a phase under a mapping (DDT §3.4, made exact).
 
 Computation: every statement runs on the ranks that own its left-hand side
-(:mod:`.iterations`); its time is the work of the most loaded rank, where
+(:mod:`autodist.owner`); its time is the work of the most loaded rank, where
 work along a processor axis that is walked by a loop carrying a dependence is
 serialized (DDT: a distributed dimension walked by a sequential loop runs
 sequentially).  Each operation costs ``flop_time`` and each array access
@@ -29,13 +29,13 @@ from ..layout.ownership import ownership
 from ..layout.sections import IndexSet, Section
 from ..layout.volume import reduction_volume
 from ..machine import MachineProfile
-from .iterations import (
-    count_iterations,
+from ..owner.images import reference_image
+from ..owner.iterations import (
     Loop,
     Partition,
+    count_iterations,
     phase_loops,
     rank_iterations,
-    reference_image,
     statement_partitions,
     without_private,
 )

@@ -103,7 +103,7 @@ class Executor:
         self.rank = self.comms.rank
         self.out = out if out is not None else sys.stdout
         self.profiler = profiler
-        self.facts: ProgramFacts = program_facts(program)
+        self.facts: ProgramFacts = program_facts(program, analysis)
         self.units = {u.name: u for u in program.units}
         self.phases: dict[tuple[str, int], Phase] = {}
         for proc in analysis.procedures:
@@ -467,7 +467,7 @@ def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument
                       ) -> dict[str, Translation]:
     """Every unit's translation (raises :class:`UnsupportedError` for a
     construct outside the runtime's subset, before anything runs)."""
-    facts = program_facts(program)
+    facts = program_facts(program, analysis)
     if program.main is None:
         raise UnsupportedError("the program has no main program unit",
                                program.files[0] if program.files else None)

@@ -5,9 +5,9 @@ builds a :class:`PhasePlan` (cached) in one of four modes:
 
 * ``distributed`` — owner computes: every statement runs on the iterations
   whose left-hand side this rank holds (:func:`statement_partitions` /
-  :func:`rank_iterations` of :mod:`autodist.mapping.iterations`, the cost
+  :func:`rank_iterations` of :mod:`autodist.owner.iterations`, the cost
   model's own definition); before it, the rank receives what
-  :func:`~autodist.mapping.iterations.phase_needs` says it reads and does
+  :func:`~autodist.owner.needs.phase_needs` says it reads and does
   not hold — each element once, in one planned point-to-point exchange per
   array, so that measured element counts equal the predicted ones — into
   ghost cells (near its part) or a window of the global index space;
@@ -39,15 +39,10 @@ from ..errors import UnsupportedError
 from ..layout.model import Layout, replicated
 from ..layout.ownership import ownership
 from ..layout.schedule import Explicit, exchange_schedule
-from ..layout.sections import IndexSet, Section
-from ..mapping.iterations import (
-    loop_hull,
-    phase_loops,
-    phase_needs,
-    rank_iterations,
-    reference_image,
-    statement_partitions,
-)
+from ..layout.sections import IndexSet, Section, box_minus, disjoint_pieces
+from ..owner.images import reference_image
+from ..owner.iterations import loop_hull, phase_loops, rank_iterations, statement_partitions
+from ..owner.needs import phase_needs
 from .comm import ExchangePlan, allreduce
 from .fastgen import GenPlan, Storage, fast_source
 from .storage import StorageMap, pack, selector, unpack
@@ -56,53 +51,6 @@ from .vectorize import FAST_HELPERS, LoopNode, PhaseShape, StmtNode, private_ran
 from . import intrinsics as it
 
 _TAG = 7262
-
-# --------------------------------------------------------------------------- index set algebra
-
-
-def set_minus(a: IndexSet, b: IndexSet) -> IndexSet:
-    """``a`` without the members of ``b``."""
-    if not a or not b or b.hi < a.lo or a.hi < b.lo:
-        return a
-    if a.is_interval and b.is_interval:
-        left = IndexSet.interval(a.lo, min(a.hi, b.lo - 1))
-        right = IndexSet.interval(max(a.lo, b.hi + 1), a.hi)
-        if not left:
-            return right
-        if not right:
-            return left
-        return IndexSet.from_members(np.concatenate((left.to_array(), right.to_array())))
-    xs = a.to_array()
-    keep = xs[b.rank_array(xs + 1) - b.rank_array(xs) == 0] if len(xs) else xs
-    return IndexSet.from_members(keep)
-
-
-def box_minus(a: Section, b: Section) -> list[Section]:
-    """Disjoint boxes covering ``a`` without ``b``."""
-    if a.count_intersection(b) == 0:
-        return [a]
-    out = []
-    sets = list(a.sets)
-    for d in range(len(sets)):
-        rest = set_minus(sets[d], b.sets[d])
-        if rest:
-            out.append(Section(tuple(sets[:d]) + (rest,) + tuple(a.sets[d + 1:])))
-        sets[d] = sets[d].intersect(b.sets[d])
-    return out
-
-
-def disjoint_pieces(boxes: list[Section], held: Section | None) -> tuple[Section, ...]:
-    """Disjoint boxes covering the union of ``boxes`` without ``held``."""
-    out: list[Section] = []
-    for box in boxes:
-        parts = [box]
-        for other in ([held] if held is not None else []) + out:
-            parts = [q for p in parts for q in box_minus(p, other)]
-            if not parts:
-                break
-        out.extend(p for p in parts if p)
-    return tuple(out)
-
 
 # --------------------------------------------------------------------------- pipelines
 

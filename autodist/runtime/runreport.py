@@ -23,7 +23,7 @@ Counters are per rank and summed over every execution of the region;
 ``executions`` is how many times the region ran (the same on every rank:
 control flow outside phases is replicated);
 ``predicted_elements_received`` is, per rank, what one execution must
-receive by :func:`autodist.mapping.iterations.phase_needs`.  A call phase
+receive by :func:`autodist.owner.needs.phase_needs`.  A call phase
 (``kind`` "call", mode "call") reports the time of its calls, the callee's
 own phases included (those are listed under the callee too).  ``mode`` is
 ``distributed``, ``pipelined``, ``replicated`` (gathered on every rank) or

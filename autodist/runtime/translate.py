@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from .. import ir
+from ..analysis.model import ProgramAnalysis
 from ..errors import UnsupportedError
 from ..frontend.typeof import type_of
 from ..hpf import model as hm
@@ -59,55 +60,14 @@ class ProgramFacts:
     """What translating one unit needs to know about the others."""
 
     units: dict[str, ir.Unit]
-    modified: dict[str, frozenset[int]]  # unit -> positions of scalar dummies it may modify
+    modified: dict[str, frozenset[int]]  # unit -> positions of dummies it may modify
     commons: dict[str, tuple[tuple[str, ir.Type, tuple[int, ...] | None], ...]]  # block -> slots
 
 
-def _assigned_names(unit: ir.Unit) -> set[str]:
-    out: set[str] = set()
-    for s in unit.statements():
-        if isinstance(s, ir.Assign):
-            t = s.target
-            while isinstance(t, ir.Substring):
-                t = t.base
-            if isinstance(t, ir.Name):
-                out.add(t.name)
-        elif isinstance(s, ir.Do):
-            out.add(s.var)
-        elif isinstance(s, ir.Io) and s.kind == "read":
-            for e in s.items:
-                for x in e.walk():
-                    if isinstance(x, ir.Name):
-                        out.add(x.name)
-            for k, e in s.specs:
-                if k in ("IOSTAT",) and isinstance(e, ir.Name):
-                    out.add(e.name)
-    return out
-
-
-def program_facts(program: ir.Program) -> ProgramFacts:
-    """Modified dummies (transitively through calls) and COMMON block slots."""
+def program_facts(program: ir.Program, analysis: ProgramAnalysis) -> ProgramFacts:
+    """Modified dummies (transitively through calls, from the analysis) and COMMON block slots."""
     units = {u.name: u for u in program.units}
-    memo: dict[str, frozenset[int]] = {}
-
-    def modified(name: str, stack: tuple[str, ...] = ()) -> frozenset[int]:
-        if name in memo:
-            return memo[name]
-        u = units.get(name)
-        if u is None or name in stack:
-            return frozenset()
-        names = _assigned_names(u)
-        for s in u.statements():
-            if isinstance(s, ir.Call) and s.name in units:
-                callee = modified(s.name, stack + (name,))
-                for k, a in enumerate(s.args):
-                    if k in callee and isinstance(a, ir.Name):
-                        names.add(a.name)
-        out = frozenset(k for k, d in enumerate(u.args) if d in names)
-        memo[name] = out
-        return out
-
-    mods = {n: modified(n) for n in units}
+    mods = {p.name: p.effects.writes_args for p in analysis.procedures}
     commons: dict[str, tuple] = {}
     for u in program.units:
         for c in u.commons:

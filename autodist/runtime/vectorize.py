@@ -17,7 +17,7 @@ variables is translated into one Python function per execution plan:
 * IFs inside the chain become masks (every branch's mask is computed before
   any branch runs);
 * owner computes: every statement runs on the iterations of its own
-  iteration set on this rank (from :mod:`autodist.mapping.iterations`), so
+  iteration set on this rank (from :mod:`autodist.owner.iterations`), so
   statements with different left-hand-side offsets get different ranges;
 * arrays are addressed in their storage (this rank's part with ghost cells,
   or a window of the global index space) with affine offsets; every index is

@@ -44,7 +44,7 @@ def test_rank_classes_give_the_same_work_as_every_rank(sample, monkeypatch):
 def test_interior_ranks_share_a_class():
     an = analyze(read_program([SAMPLES / "adi.f"]))
     from autodist.layout.model import BLOCK, COLLAPSED, simple
-    from autodist.mapping.iterations import phase_loops
+    from autodist.owner.iterations import phase_loops
 
     lay = simple(((1, 256), (1, 256)), (BLOCK, COLLAPSED), (64,))
     ph = an.procedure("ADI").phase(7)

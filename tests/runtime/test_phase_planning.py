@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from autodist.analysis import analyze
 from autodist.frontend import read_program
 from autodist.layout.sections import IndexSet, Section
-from autodist.runtime.phases import box_minus, disjoint_pieces, set_minus
+from autodist.layout.sections import box_minus, disjoint_pieces, set_minus
 from autodist.runtime.translate import program_facts
 from autodist.runtime.vectorize import loop_values, private_ranges, shape_of, vec_range
 from tests.conftest import SAMPLES
@@ -74,7 +74,7 @@ def test_loop_values_are_the_loop_restricted_to_a_set(a, b, step, s):
 def _shapes(sample: str):
     program = read_program([str(SAMPLES / f"{sample}.f")])
     an = analyze(program)
-    facts = program_facts(program)
+    facts = program_facts(program, an)
     out = {}
     for proc in an.procedures:
         unit = program.unit(proc.name)

@@ -1,4 +1,4 @@
-"""Owner computes: which iterations each rank executes, and what data it reads.
+"""Owner computes: which iterations each rank executes.
 
 For one assignment of a phase under a mapping, every rank executes the
 iterations whose left-hand side element it holds.  Along each array dimension
@@ -9,11 +9,6 @@ periodic set under CYCLIC(k)); a constant subscript selects the ranks that hold
 that index.  Statements assigning scalars (temporaries, reductions) run where
 the array assignments of their loop run, or where the first array they read
 lives.
-
-The image of those iterations under each right-hand side reference is the
-section the rank reads; what it does not hold, it receives.  This module is the
-single definition of "what a rank needs" for the cost model and the runtime,
-so that predicted and measured element counts agree.
 """
 
 from __future__ import annotations
@@ -21,7 +16,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
-from math import gcd
 
 import numpy as np
 
@@ -29,70 +23,12 @@ from .. import ir
 from ..analysis.loops import affine_range, eval_affine, step_of, trips
 from ..analysis.model import Access, Phase, RefPattern
 from ..layout.model import Layout
-from ..layout.ownership import Ownership, ownership
-from ..layout.sections import IndexSet, Section
+from ..layout.ownership import ownership
+from ..layout.sections import IndexSet
+from .images import preimage
 
 #: Outer values enumerated exactly when counting triangular iteration spaces.
 ENUMERATE = 1024
-
-# --------------------------------------------------------------------------- index set maps
-
-
-def _residue_set(lo: int, hi: int, period: int, residues: np.ndarray) -> IndexSet:
-    residues = np.unique(residues % period)
-    if len(residues) == 0:
-        return IndexSet.empty()
-    breaks = np.nonzero(np.diff(residues) != 1)[0]
-    starts = np.concatenate(([residues[0]], residues[breaks + 1]))
-    stops = np.concatenate((residues[breaks] + 1, [residues[-1] + 1]))
-    return IndexSet.periodic(lo, hi, period, tuple(zip(starts.tolist(), stops.tolist())))
-
-
-def affine_image(s: IndexSet, a: int, c: int) -> IndexSet:
-    """``{a * x + c : x in s}``."""
-    if not s:
-        return IndexSet.empty()
-    if a == 0:
-        return IndexSet.interval(c, c)
-    lo, hi = sorted((a * s.lo + c, a * s.hi + c))
-    if s.is_interval:
-        if abs(a) == 1:
-            return IndexSet.interval(lo, hi)
-        return IndexSet.strided(lo, hi, abs(a))
-    p = s.period
-    xs = np.array([x for r0, r1 in s.runs for x in range(r0, r1)], dtype=np.int64)
-    # x = q*p + r  ->  a*x + c = a*q*p + a*r + c : period |a|*p
-    period = abs(a) * p
-    return _residue_set(lo, hi, period, a * xs + c)
-
-
-def preimage(s: IndexSet, a: int, c: int, lo: int, hi: int) -> IndexSet:
-    """``{x in [lo, hi] : a * x + c in s}``."""
-    if not s or hi < lo:
-        return IndexSet.empty()
-    if a == 0:
-        return IndexSet.interval(lo, hi) if c in s else IndexSet.empty()
-    # range of x mapping into [s.lo, s.hi]
-    if a > 0:
-        xlo, xhi = -((c - s.lo) // a), (s.hi - c) // a
-    else:
-        xlo, xhi = -((s.hi - c) // (-a)), (c - s.lo) // (-a)
-    xlo, xhi = max(xlo, lo), min(xhi, hi)
-    if xhi < xlo:
-        return IndexSet.empty()
-    if s.is_interval:
-        return IndexSet.interval(xlo, xhi)
-    p = s.period
-    q = p // gcd(abs(a), p)
-    xs = np.arange(q, dtype=np.int64)
-    ys = (a * xs + c) % p
-    member = np.zeros(p, dtype=bool)
-    for r0, r1 in s.runs:
-        member[r0:r1] = True
-    return _residue_set(xlo, xhi, q, xs[member[ys]])
-
-
-# --------------------------------------------------------------------------- loops
 
 
 @dataclass(frozen=True)
@@ -181,6 +117,12 @@ def partition_of(access: Access, layout: Layout, nranks: int, loop_vars: set[str
 
 
 REPLICATED_EXECUTION = Partition(None, (), (), ())
+
+
+def without_private(phase: Phase, layouts: dict[str, Layout]) -> dict[str, Layout]:
+    """The layouts of the arrays that are not private work arrays of the phase."""
+    private = set(phase.private_arrays)
+    return {a: l for a, l in layouts.items() if a not in private} if private else layouts
 
 
 def statement_partitions(phase: Phase, layouts: dict[str, Layout], nranks: int) -> list[Partition]:
@@ -339,86 +281,4 @@ def _bound_names(lp: Loop) -> set[str]:
     out = set()
     for e in (lp.lower, lp.upper):
         out |= {x.name for x in e.walk() if isinstance(x, ir.Name)}
-    return out
-
-
-
-def reference_image(access: Access, values: dict[str, IndexSet], bounds: tuple[tuple[int, int], ...]) -> Section:
-    """The section of the array a reference touches when the loop variables
-    take ``values`` (clipped to the array bounds)."""
-    sets = []
-    for sub, (lo, hi) in zip(access.subscripts, bounds):
-        full = IndexSet.interval(lo, hi)
-        if sub is None:
-            sets.append(full)
-            continue
-        lv = [(v, k) for v, k in sub.terms if v in values]
-        if any(v not in values for v, _ in sub.terms):
-            sets.append(full)  # depends on a scalar whose value is unknown here
-            continue
-        if not lv:
-            sets.append(IndexSet.interval(sub.const, sub.const).clip(lo, hi))
-        elif len(lv) == 1:
-            v, k = lv[0]
-            sets.append(affine_image(values[v], k, sub.const).clip(lo, hi))
-        else:
-            a = b = sub.const
-            for v, k in lv:
-                s = values[v]
-                a += min(k * s.lo, k * s.hi)
-                b += max(k * s.lo, k * s.hi)
-            sets.append(IndexSet.interval(a, b).clip(lo, hi))
-    return Section(tuple(sets))
-
-
-__all__ = [
-    "affine_image", "preimage", "Loop", "phase_loops", "Partition", "partition_of",
-    "statement_partitions", "rank_iterations", "reference_image", "nest_ranges", "Ownership",
-]
-
-
-def without_private(phase: Phase, layouts: dict[str, Layout]) -> dict[str, Layout]:
-    """The layouts of the arrays that are not private work arrays of the phase."""
-    private = set(phase.private_arrays)
-    return {a: l for a, l in layouts.items() if a not in private} if private else layouts
-
-
-def phase_needs(phase: Phase, layouts: dict[str, Layout], bounds: dict[str, tuple[tuple[int, int], ...]],
-                nranks: int) -> dict[str, list[list[Section]]]:
-    """What every rank reads during one execution of a loop phase and does not hold.
-
-    Returns, per array with a layout, per rank, the distinct sections (images
-    of its references over the iterations the rank executes) that are not
-    wholly held by the rank.  This is the one definition shared by the cost
-    model (which counts the elements of their union that the rank does not
-    hold) and the runtime (which receives exactly those before or, for a
-    serialized loop, during the phase).
-    """
-    layouts = without_private(phase, layouts)
-    loops = phase_loops(phase)
-    parts = statement_partitions(phase, layouts, nranks)
-    out: dict[str, list[list[Section]]] = {}
-    held: dict[tuple[str, int], Section | None] = {}
-    for pat, part in zip(phase.patterns, parts):
-        for rank in range(nranks):
-            vals = rank_iterations(pat, part, layouts, nranks, rank, loops)
-            if vals is None or count_iterations(pat, loops, vals) == 0:
-                continue
-            for acc in pat.rhs:
-                lay = layouts.get(acc.array)
-                if lay is None or acc.array not in bounds:
-                    continue
-                key = (acc.array, rank)
-                if key not in held:
-                    own = ownership(lay, nranks)
-                    held[key] = own.owned(rank) if own.holds(rank) else None
-                sec = reference_image(acc, vals, bounds[acc.array])
-                if not sec:
-                    continue
-                h = held[key]
-                if h is not None and sec.count_intersection(h) == sec.count():
-                    continue
-                boxes = out.setdefault(acc.array, [[] for _ in range(nranks)])[rank]
-                if sec not in boxes:
-                    boxes.append(sec)
     return out
