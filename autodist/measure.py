@@ -2,7 +2,7 @@
 measurements next to the cost model's predictions (DDT Figures 9 and 11).
 
 For one solution of a plan: annotate the program with it, run the annotated
-program on ``plan.procs`` ranks (:func:`autodist.runtime.api.run_file`), and
+program on ``plan.procs`` ranks (:func:`autodist.runtime.job.api.run_file`), and
 pair every phase and remap with what was measured: computation and
 communication time (the most loaded rank, summed over the executions),
 elements received (the most loaded rank; they must agree exactly for regular
@@ -78,7 +78,7 @@ def _elem_size(plan: Plan, array: str) -> int:
 
 def measure_solution(plan: Plan, solution: Solution, include_dirs=(), timeout: float = 600.0) -> SolutionMeasure:
     """Annotate ``solution``, run it on ``plan.procs`` ranks, pair predictions and measurements."""
-    from .runtime.api import run_file
+    from .runtime.job.api import run_file
 
     an = plan.analysis
     result = annotate(an, solution, plan.table)

@@ -4,7 +4,7 @@
 
 Launches itself under mpiexec once per rank count.  Each rank holds an
 n x n / P float64 block; the remap moves it with one planned Alltoallv
-(autodist.runtime.comm.redistribute_plan: packing, MPI, unpacking, local
+(autodist.runtime.comm.plans.redistribute_plan: packing, MPI, unpacking, local
 copy), the baseline moves the same bytes per rank with mpi4py's
 ``Alltoall`` on contiguous buffers (no packing at all).  Prints both
 throughputs (bytes per rank per second, best of --repeat) and their ratio;
@@ -28,8 +28,8 @@ def worker(n: int, repeat: int) -> None:
     from mpi4py import MPI
 
     from autodist.layout.model import BLOCK, COLLAPSED, simple
-    from autodist.runtime.comm import redistribute_plan
-    from autodist.runtime.distarray import DistArray
+    from autodist.runtime.comm.plans import redistribute_plan
+    from autodist.runtime.comm.distarray import DistArray
 
     comm = MPI.COMM_WORLD
     P, rank = comm.Get_size(), comm.Get_rank()
@@ -79,7 +79,7 @@ def main() -> int:
     if args.worker:
         worker(args.n, args.repeat)
         return 0
-    from autodist.runtime.launch import mpiexec_command
+    from autodist.runtime.job.launch import mpiexec_command
 
     rows = []
     for P in args.ranks:

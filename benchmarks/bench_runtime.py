@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autodist.runtime.runner import prepare  # noqa: E402
+from autodist.runtime.job.runner import prepare  # noqa: E402
 
 #: How to scale each sample: PARAMETER substitutions as functions of N.
 SCALE = {
@@ -111,7 +111,7 @@ def gfortran_phases(text: str, phases, repeat: int, tmp: Path) -> tuple[dict[int
 def runtime_phases(path: Path, repeat: int) -> tuple[dict[int, float], float, str, dict]:
     from mpi4py import MPI
 
-    from autodist.runtime.executor import Executor
+    from autodist.runtime.spmd.executor import Executor
 
     program, analysis, translations = prepare([str(path)])
     best: dict[int, float] = {}

@@ -33,8 +33,8 @@ def measure(nranks: int, settings: Settings, timeout: float | None = 600.0) -> d
 
     Inside an MPI job (``mpiexec -n N autodist calibrate``) this process is
     one of the ranks and measures in place (every rank returns the record);
-    otherwise it launches ``nranks`` workers with :mod:`autodist.runtime.launch`."""
-    from ..runtime.launch import in_mpi_job, launch
+    otherwise it launches ``nranks`` workers with :mod:`autodist.runtime.job.launch`."""
+    from ..runtime.job.launch import in_mpi_job, launch
 
     check_ranks(nranks)
     if in_mpi_job():

@@ -3,7 +3,7 @@
 
 Every rank measures (:func:`.bench.measure_all`); rank 0 writes the raw
 samples, the rank count and the MPI library to ``OUT.json``.  An error on one
-rank ends the whole job (:func:`autodist.runtime.launch.guarded`).
+rank ends the whole job (:func:`autodist.runtime.job.launch.guarded`).
 """
 
 from __future__ import annotations
@@ -45,6 +45,6 @@ def _main(out: str, settings_file: str) -> int:
 
 
 if __name__ == "__main__":  # pragma: no cover - runs under mpiexec
-    from ..runtime.launch import guarded
+    from ..runtime.job.launch import guarded
 
     sys.exit(guarded(_main, sys.argv[1], sys.argv[2]))

@@ -1,5 +1,5 @@
 """`autodist profile FILE... -o profile.json`: measured trip counts, branch
-frequencies and phase times (see :mod:`autodist.runtime.profiler`)."""
+frequencies and phase times (see :mod:`autodist.runtime.job.profiler`)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def configure(parser) -> None:
 
 def run(args) -> int:
     from ..analysis.profiledata import write_profile_data
-    from ..runtime.profiler import profile_program
+    from ..runtime.job.profiler import profile_program
 
     for f in args.files:
         if not Path(f).is_file():

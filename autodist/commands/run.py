@@ -3,7 +3,7 @@
 Runs an HPF-annotated program on ``N`` MPI ranks (starting ``mpiexec`` from
 the MPI that mpi4py uses, or in place when already launched by mpiexec),
 prints its output as the program prints it, and writes what was measured.
-See :mod:`autodist.runtime.runner`.
+See :mod:`autodist.runtime.job.runner`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import UsageError
-from ..runtime.launch import DEFAULT_TIMEOUT
+from ..runtime.job.launch import DEFAULT_TIMEOUT
 
 
 def configure(parser) -> None:
@@ -38,7 +38,7 @@ def configure(parser) -> None:
 
 
 def _request(args):
-    from ..runtime.runner import RunRequest
+    from ..runtime.job.runner import RunRequest
 
     for f in args.files:
         if not Path(f).is_file():
@@ -61,14 +61,14 @@ def _request(args):
 def _rank_main(req) -> int:
     from mpi4py import MPI
 
-    from ..runtime.runner import run_on_ranks
+    from ..runtime.job.runner import run_on_ranks
 
     comm = MPI.COMM_WORLD
     return run_on_ranks(req, comm)
 
 
 def run(args) -> int:
-    from ..runtime.launch import in_mpi_job, spmd
+    from ..runtime.job.launch import in_mpi_job, spmd
 
     req = _request(args)
     if in_mpi_job():

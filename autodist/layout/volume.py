@@ -1,7 +1,7 @@
 """Exact communication volumes: elements, bytes and messages per rank.
 
 The cost model prices data movement with these, and the runtime's counters
-(:mod:`autodist.runtime.stats`) count the same quantities while it moves the
+(:mod:`autodist.runtime.comm.stats`) count the same quantities while it moves the
 data, so predicted and measured element counts agree by construction.
 
 * :func:`redistribution_volume` — a remap between two layouts.  Computed from

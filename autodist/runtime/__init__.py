@@ -1,39 +1,42 @@
 """The MPI runtime: run an HPF-annotated Fortran 77 program on ranks, measure it, verify it.
 
-Executing programs:
+Five subpackages, one job each, each importing only those above it in this list
+(and, from outside the runtime, :mod:`autodist.ir`, :mod:`autodist.analysis`,
+:mod:`autodist.layout`, :mod:`autodist.owner` and the HPF language in
+:mod:`autodist.hpf` — never :mod:`autodist.mapping`):
 
-* :mod:`~autodist.runtime.translate` — every procedure translated once into
-  Python (typed Fortran arithmetic, GOTO, calls, COMMON, DATA, I/O);
-* :mod:`~autodist.runtime.intrinsics` and :mod:`~autodist.runtime.fortran_io`
-  — the intrinsic functions (libm's own), gfortran-style output;
-* :mod:`~autodist.runtime.executor` — the program on one rank: storage,
-  procedure entry and exit, REDISTRIBUTE/REALIGN, output;
-* :mod:`~autodist.runtime.vectorize`, :mod:`~autodist.runtime.fastgen` and
-  :mod:`~autodist.runtime.phases` — loop phases: which loops to vectorize,
-  the generated numpy code, and how each execution runs (distributed,
-  pipelined, replicated or inline) with its planned exchanges;
-* :mod:`~autodist.runtime.arrays` — an array under its current layout, with
-  element access and remaps;
-* :mod:`~autodist.runtime.runner`, :mod:`~autodist.runtime.runreport`,
-  :mod:`~autodist.runtime.verify`, :mod:`~autodist.runtime.profiler` and
-  :mod:`~autodist.runtime.api` — ``autodist run`` (report, dump,
-  verification), ``autodist profile``, and :func:`~autodist.runtime.api.run_file`
-  for other commands.
+* :mod:`.fortran` — Fortran semantics the generated code runs against:
+  integer division, powers, ``NINT`` and libm's own elementary functions
+  (:mod:`~.fortran.intrinsics`), gfortran-style formatted and list-directed
+  output (:mod:`~.fortran.formats`), the numpy helpers of vectorized phases
+  (:mod:`~.fortran.vectors`);
+* :mod:`.comm` — communication: global index -> local storage position and
+  packing (:mod:`~.comm.storage`), plans built once from the pure schedules of
+  :mod:`autodist.layout.schedule` and executed many times — remap, halo,
+  shift, broadcast, gather, scatter, reductions (:mod:`~.comm.plans`) —,
+  pipeline hand-offs (:mod:`~.comm.pipeline`), per-region counters
+  (:mod:`~.comm.stats`), one rank's part of an array with ghost cells
+  (:mod:`~.comm.distarray`);
+* :mod:`.codegen` — code generation: every procedure translated once into
+  Python (:mod:`~.codegen.units`, with :mod:`~.codegen.emitter` for typed
+  expressions, :mod:`~.codegen.intrinsic_code` for intrinsic references and
+  conversions, :mod:`~.codegen.scan` for what a statement list reads, writes
+  and jumps to, :mod:`~.codegen.facts` for what a unit needs to know about
+  the others), loop phases as vectorized functions (:mod:`~.codegen.vectorize`
+  decides which loops, :mod:`~.codegen.fastgen` writes the code);
+* :mod:`.spmd` — SPMD execution on one rank: the executor (storage, procedure
+  entry and exit, REDISTRIBUTE/REALIGN, output; :mod:`~.spmd.executor`), the
+  program's arrays under their current layouts (:mod:`~.spmd.arrays`), how each
+  execution of a loop phase runs — distributed, pipelined, replicated or inline
+  — planned once per layout state (:mod:`~.spmd.planner`) and run
+  (:mod:`~.spmd.phaserun`);
+* :mod:`.job` — the job: starting ``mpiexec`` and ending the whole job on an
+  error (:mod:`~.job.launch`), one ``autodist run`` on the ranks
+  (:mod:`~.job.runner`), its JSON report (:mod:`~.job.report`), verification
+  against a sequential run and gfortran (:mod:`~.job.verify`), ``autodist
+  profile`` (:mod:`~.job.profiler`), and :func:`~.job.api.run_file` for other
+  commands.
 
-Communication layer:
-
-* :mod:`~autodist.runtime.distarray` — :class:`DistArray`, one rank's part of
-  a global array under a layout (with ghost cells);
-* :mod:`~autodist.runtime.comm` — communication plans built once from the pure
-  schedules of :mod:`autodist.layout.schedule` and executed many times
-  (remap, halo, shift, broadcast, gather, scatter) and reductions;
-* :mod:`~autodist.runtime.storage` — global index -> local storage position,
-  packing;
-* :mod:`~autodist.runtime.stats` — per-region counters (elements, bytes,
-  messages, time);
-* :mod:`~autodist.runtime.launch` — start ``mpiexec``, detect a running MPI job,
-  end the whole job on an error.
-
-Importing this package does not initialize MPI; ``comm``, ``distarray`` and
-the modules that use them do (they import ``mpi4py.MPI``).
+Importing this package does not initialize MPI; the modules that communicate do
+(they import ``mpi4py.MPI``).
 """

@@ -77,7 +77,7 @@ def mpi_case_adi_remaps_measured_as_predicted(comm):
 def mpi_case_allreduce_keeps_a_numpy_scalar_a_scalar(comm):
     import numpy as np
 
-    from autodist.runtime.comm import allreduce
+    from autodist.runtime.comm.plans import allreduce
 
     got = allreduce(comm, np.float32(comm.Get_rank() + 0.5), "max")
     assert isinstance(got, np.float32) and np.ndim(got) == 0 and got == comm.Get_size() - 0.5

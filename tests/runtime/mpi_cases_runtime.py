@@ -24,16 +24,10 @@ from autodist.layout.model import (
 from autodist.layout.schedule import Halo, SameSection, Shift
 from autodist.layout.sections import IndexSet, Section
 from autodist.layout.volume import exchange_volume, reduction_volume, redistribution_volume
-from autodist.runtime.comm import (
-    allreduce,
-    broadcast_plan,
-    redistribute_plan,
-    reduce,
-    shift_plan,
-)
-from autodist.runtime.distarray import DistArray
-from autodist.runtime.stats import CommStats
-from autodist.runtime.storage import StorageMap, selector
+from autodist.runtime.comm.plans import allreduce, broadcast_plan, redistribute_plan, reduce, shift_plan
+from autodist.runtime.comm.distarray import DistArray
+from autodist.runtime.comm.stats import CommStats
+from autodist.runtime.comm.storage import StorageMap, selector
 
 B = ((1, 7), (0, 9))
 

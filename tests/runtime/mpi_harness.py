@@ -142,7 +142,7 @@ def launch_cases(nranks: int, files: list[Path], timeout: float = 240.0,
     (ok on every rank, else the first failing rank's message); and the
     launch's stderr."""
     from autodist.errors import RuntimeFault
-    from autodist.runtime.launch import launch
+    from autodist.runtime.job.launch import launch
 
     ids = [case_id(f, n) for f in files for n in cases_in(f)]
     with tempfile.TemporaryDirectory(prefix="autodist-mpi-") as tmp:

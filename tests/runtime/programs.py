@@ -154,7 +154,7 @@ def prepared_program(text: str):
     launch of the session reads, analyzes and translates each program once."""
     import pickle
 
-    from autodist.runtime.runner import prepare
+    from autodist.runtime.job.runner import prepare
 
     path = cache_dir() / "prepared" / f"{_key(text)}.pickle"
     if path.exists():
@@ -173,7 +173,7 @@ def prepared_program(text: str):
 def run_text(comm, text: str, vectorize: bool = True):
     """Run ``text`` on ``comm``: (what rank 0 printed, the arrays gathered on
     rank 0 (None elsewhere), their bounds, the executor)."""
-    from autodist.runtime.executor import Executor, RunOptions
+    from autodist.runtime.spmd.executor import Executor, RunOptions
 
     prepared, error = None, None
     if comm.Get_rank() == 0:
@@ -196,7 +196,7 @@ def run_text(comm, text: str, vectorize: bool = True):
 def check_against_gfortran(comm, text: str) -> None:
     """Run ``text`` on ``comm`` and compare every array of the main program
     and every printed value with gfortran's (rank 0 asserts)."""
-    from autodist.runtime.verify import compare_arrays, compare_output
+    from autodist.runtime.job.verify import compare_arrays, compare_output
 
     ref = gfortran_reference(text) if comm.Get_rank() == 0 else None
     printed, arrays, bounds, ex = run_text(comm, text)
@@ -215,7 +215,7 @@ def gfortran_reference(text: str) -> tuple[str, dict[str, np.ndarray]] | None:
     if shutil.which("gfortran") is None:
         return None
     from autodist.frontend import read_program
-    from autodist.runtime.verify import run_gfortran
+    from autodist.runtime.job.verify import run_gfortran
 
     d = cache_dir() / "gfortran" / _key(text)
     meta = d / "stdout.json"

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from autodist.errors import UnsupportedError
-from autodist.runtime.fortran_io import format_records, list_directed, parse_format
+from autodist.runtime.fortran.formats import format_records, list_directed, parse_format
 from tests.conftest import requires_gfortran
 
 F = np.float32

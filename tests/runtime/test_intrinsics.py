@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from autodist import ir
 from autodist.errors import RuntimeFault, UnsupportedError
-from autodist.runtime import intrinsics as it
+from autodist.runtime.fortran import intrinsics as it
+from autodist.runtime.codegen import intrinsic_code as ic
 from tests.conftest import requires_gfortran
 
 ints = st.integers(-10**6, 10**6)
@@ -103,19 +104,19 @@ def test_elementary_functions_are_libms():
 
 
 def test_call_code_converts_like_fortran():
-    code, t = it.call_code("MAX", [("a", ir.INTEGER, False), ("b", ir.REAL, False)])
+    code, t = ic.call_code("MAX", [("a", ir.INTEGER, False), ("b", ir.REAL, False)])
     assert t == ir.REAL and "F4(a)" in code
-    code, t = it.call_code("DBLE", [("i", ir.INTEGER, False)])
+    code, t = ic.call_code("DBLE", [("i", ir.INTEGER, False)])
     assert (code, t) == ("float(i)", ir.DOUBLE)
-    assert it.call_code("SQRT", [("x", ir.DOUBLE, True)])[0] == "np.sqrt(x)"
+    assert ic.call_code("SQRT", [("x", ir.DOUBLE, True)])[0] == "np.sqrt(x)"
     with pytest.raises(UnsupportedError, match="outside the runtime's subset"):
-        it.call_code("NOSUCH", [])
+        ic.call_code("NOSUCH", [])
 
 
 def test_mixed_kinds_promote_to_double():
-    assert it.convert("x", ir.REAL, ir.DOUBLE, False) == "float(x)"
-    assert it.convert("i", ir.INTEGER, ir.REAL, True) == "np.asarray(i).astype(np.float32)"
-    assert it.widest_type(ir.REAL, ir.DOUBLE) == ir.DOUBLE and it.widest_type(ir.INTEGER, ir.REAL) == ir.REAL
+    assert ic.convert("x", ir.REAL, ir.DOUBLE, False) == "float(x)"
+    assert ic.convert("i", ir.INTEGER, ir.REAL, True) == "np.asarray(i).astype(np.float32)"
+    assert ic.widest_type(ir.REAL, ir.DOUBLE) == ir.DOUBLE and ic.widest_type(ir.INTEGER, ir.REAL) == ir.REAL
 
 
 @requires_gfortran
@@ -140,7 +141,7 @@ def test_single_precision_functions_and_powers_match_gfortran(tmp_path):
         x = v[0]
         kk = k % 7 - 3
         mine = [it.LIBM["sin4"](x), it.LIBM["cos4"](x), it.LIBM["exp4"](x / np.float32(9.0)),
-                it.LIBM["log4"](x), it.LIBM["atan4"](x), eval(it.power_code(("x", ir.REAL, False),
+                it.LIBM["log4"](x), it.LIBM["atan4"](x), eval(ic.power_code(("x", ir.REAL, False),
                                                                               ("5", ir.INTEGER, False), 5)[0],
                                                               {"x": x}),
                 it.powi(x, kk)]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from autodist.errors import RuntimeFault
-from autodist.runtime.launch import find_mpiexec, in_mpi_job, launch, mpiexec_command, spmd
+from autodist.runtime.job.launch import find_mpiexec, in_mpi_job, launch, mpiexec_command, spmd
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -18,7 +18,7 @@ FAULTY = '''
     import sys
     from mpi4py import MPI
     from autodist.errors import UnsupportedError
-    from autodist.runtime.launch import guarded
+    from autodist.runtime.job.launch import guarded
 
     def work(kind):
         comm = MPI.COMM_WORLD

@@ -11,8 +11,9 @@ from autodist.analysis import analyze
 from autodist.frontend import read_program
 from autodist.layout.sections import IndexSet, Section
 from autodist.layout.sections import box_minus, disjoint_pieces, set_minus
-from autodist.runtime.translate import program_facts
-from autodist.runtime.vectorize import loop_values, private_ranges, shape_of, vec_range
+from autodist.runtime.codegen.facts import program_facts
+from autodist.runtime.codegen.vectorize import private_ranges, shape_of
+from autodist.runtime.fortran.vectors import loop_values, vec_range
 from tests.conftest import SAMPLES
 
 

@@ -17,8 +17,8 @@ import pytest
 
 from autodist.analysis.profiledata import load_profile_data
 from autodist.cli import main
-from autodist.runtime.api import run_file
-from autodist.runtime.verify import compare_arrays, compare_output
+from autodist.runtime.job.api import run_file
+from autodist.runtime.job.verify import compare_arrays, compare_output
 from tests.conftest import SAMPLES, requires_gfortran
 from tests.runtime.programs import run_text, scaled, source_file, variant
 
@@ -200,7 +200,8 @@ def test_verify_reports_a_mismatch_and_fails(monkeypatch, capsys):
     one element of what the run under test gathers) is reported and exits 1."""
     from mpi4py import MPI
 
-    from autodist.runtime import executor, runner
+    from autodist.runtime.spmd import executor
+    from autodist.runtime.job import runner
 
     real = executor.Executor.gather_arrays
 

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autodist.layout.sections import IndexSet, Section
-from autodist.runtime.storage import StorageMap, contiguous_offset, flat, numpy_dtype, pack, selector, unpack
+from autodist.runtime.comm.storage import StorageMap, contiguous_offset, flat, numpy_dtype, pack, selector, unpack
 
 from ..layout.strategies import index_sets
 

@@ -11,8 +11,8 @@ import subprocess
 import pytest
 
 from autodist.errors import UnsupportedError
-from autodist.runtime.executor import Executor, RunOptions
-from autodist.runtime.runner import prepare
+from autodist.runtime.spmd.executor import Executor, RunOptions
+from autodist.runtime.job.runner import prepare
 from tests.conftest import requires_gfortran
 
 

@@ -23,81 +23,31 @@ builds a :class:`PhasePlan` (cached) in one of four modes:
 * ``inline`` — a phase outside the fast path's subset (GOTO, CALL, I/O in
   the loop) runs as translated inline code on replicated arrays.
 
-The first three run the vectorized function of :mod:`autodist.runtime.fastgen`.
+The first three run the vectorized function of :mod:`autodist.runtime.codegen.fastgen`.
 The report lists each phase's mode and why.
 """
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from .. import ir
-from ..errors import UnsupportedError
-from ..layout.model import Layout, replicated
-from ..layout.ownership import ownership
-from ..layout.schedule import Explicit, exchange_schedule
-from ..layout.sections import IndexSet, Section, box_minus, disjoint_pieces
-from ..owner.images import reference_image
-from ..owner.iterations import loop_hull, phase_loops, rank_iterations, statement_partitions
-from ..owner.needs import phase_needs
-from .comm import ExchangePlan, allreduce
-from .fastgen import GenPlan, Storage, fast_source
-from .storage import StorageMap, pack, selector, unpack
-from .translate import _Goto
-from .vectorize import FAST_HELPERS, LoopNode, PhaseShape, StmtNode, private_ranges, shape_of
-from . import intrinsics as it
-
-_TAG = 7262
-
-# --------------------------------------------------------------------------- pipelines
-
-
-class PipelineLink:
-    """Point-to-point transfers of a pipelined phase, in two halves: a rank
-    receives what it needs from its predecessors before it computes and sends
-    what its successors need after."""
-
-    def __init__(self, schedule, comm, src_maps, dst_maps, dtype, region: str):
-        rank = comm.Get_rank()
-        self.comm, self.region, self.dtype = comm, region, np.dtype(dtype)
-        self.sends = [(t.receiver, t.count, [(selector(src_maps, p), p.shape) for p in t.pieces])
-                      for t in schedule.sends(rank)]
-        self.recvs = [(t.sender, t.count, [(selector(dst_maps, p), p.shape) for p in t.pieces])
-                      for t in schedule.receives(rank)]
-
-    def receive(self, dst: np.ndarray, stats) -> None:
-        t0 = time.perf_counter()
-        n = 0
-        for peer, count, parts in self.recvs:
-            buf = np.empty(count, self.dtype)
-            self.comm.Recv(buf, source=peer, tag=_TAG)
-            off = 0
-            for sel, shape in parts:
-                off = unpack(buf, off, shape, dst, sel)
-            n += count
-        if self.recvs:
-            stats.record(self.region, elements_received=n, messages_received=len(self.recvs),
-                         elem_bytes=self.dtype.itemsize, seconds=time.perf_counter() - t0)
-
-    def send(self, src: np.ndarray, stats) -> None:
-        t0 = time.perf_counter()
-        n = 0
-        for peer, count, parts in self.sends:
-            buf = np.empty(count, self.dtype)
-            off = 0
-            for sel, shape in parts:
-                off = pack(src, sel, shape, buf, off)
-            self.comm.Send(buf, dest=peer, tag=_TAG)
-            n += count
-        if self.sends:
-            stats.record(self.region, elements_sent=n, messages_sent=len(self.sends),
-                         elem_bytes=self.dtype.itemsize, seconds=time.perf_counter() - t0)
-
-
-# --------------------------------------------------------------------------- plans
+from ... import ir
+from ...layout.model import Layout
+from ...layout.ownership import ownership
+from ...layout.schedule import Explicit, exchange_schedule
+from ...layout.sections import IndexSet, Section, box_minus, disjoint_pieces
+from ...owner.images import reference_image
+from ...owner.iterations import loop_hull, phase_loops, rank_iterations, statement_partitions
+from ...owner.needs import phase_needs
+from ..comm.plans import ExchangePlan
+from ..codegen.fastgen import GenPlan, Storage, fast_source
+from ..comm.storage import StorageMap
+from ..codegen.vectorize import IfNode, LoopNode, PhaseShape, StmtNode, private_ranges, shape_of
+from ..fortran.vectors import FAST_HELPERS
+from ..fortran import intrinsics as it
+from ..comm.pipeline import PipelineLink
 
 
 @dataclass
@@ -131,7 +81,7 @@ class PhasePlan:
     source: str = ""
 
 
-class _Store:
+class Store:
     """The ``_c`` of a fast function: storage arrays by name."""
 
     __slots__ = ("store",)
@@ -633,7 +583,6 @@ def _arrays_of(shape: PhaseShape) -> list[str]:
                     names[x.name] = None
 
     def conds(nodes):
-        from .vectorize import IfNode
         for n in nodes:
             if isinstance(n, IfNode):
                 for c, ch in n.branches:
@@ -652,184 +601,3 @@ def _arrays_of(shape: PhaseShape) -> list[str]:
 def _everyone_whole(layout: Layout, nranks: int) -> bool:
     own = ownership(layout, nranks)
     return own.active == nranks and all(a.kind == "replicated" for a in own.axes)
-
-
-# --------------------------------------------------------------------------- running
-
-
-class PhaseRun:
-    """One execution of a loop phase: ``fast`` runs the planned function
-    (:meth:`run`); otherwise the caller runs the inline translation inside
-    ``with run:``, on replicated arrays."""
-
-    def __init__(self, ex, frame, region: str, plan: PhasePlan | None, names: list[str]):
-        self.ex, self.frame, self.region, self.plan, self.names = ex, frame, region, plan, names
-        self.fast = plan is not None
-        self.moved: list = []
-
-    @classmethod
-    def start(cls, ex, frame, line: int) -> "PhaseRun":
-        planner: Planner = ex.planner
-        unit = frame.unit
-        shape = planner.shape(unit, line)
-        region = f"{unit.name}:{shape.phase.id}"
-        if not shape.fast or not ex.options.vectorize:
-            ex.phase_modes.setdefault(region, ("inline", shape.reason or "vectorization disabled", ()))
-            do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
-            return cls(ex, frame, region, None, _inline_arrays(do, unit))
-        try:
-            plan = planner.plan(frame, shape)
-        except UnsupportedError as exc:
-            # something the vectorized code cannot express (found while
-            # writing it, alike on every rank): the phase runs inline from now on
-            shape.reason = exc.message
-            return cls.start(ex, frame, line)
-        return cls(ex, frame, region, plan, shape.arrays)
-
-    # ---------------------------------------------------------------- inline
-
-    def __enter__(self):
-        for n in self.names:
-            arr = self.frame.a[n]
-            if not arr.everywhere:  # the same on every rank: the remap is collective
-                self.moved.append((arr, arr.layout))
-                arr.remap(replicated(arr.bounds), region=self.region)
-        self.t0 = time.perf_counter()
-        return self
-
-    def __exit__(self, exc_type, exc, tb):
-        stats = self.ex.comms.stats
-        stats.region(self.region).compute_time += time.perf_counter() - self.t0
-        self.ex.executions[self.region] = self.ex.executions.get(self.region, 0) + 1
-        if exc_type is None or issubclass(exc_type, _Goto):
-            for arr, layout in reversed(self.moved):
-                arr.remap(layout, region=self.region)
-        return False
-
-    # ---------------------------------------------------------------- fast
-
-    def run(self, *scalars):
-        ex, frame, plan = self.ex, self.frame, self.plan
-        stats = ex.comms.stats
-        reg = stats.region(self.region)
-        ex.executions[self.region] = ex.executions.get(self.region, 0) + 1
-        moved = []
-        if plan.mode == "replicated":
-            for n in self.names:
-                arr = frame.a[n]
-                if not arr.everywhere:  # the same on every rank: the remap is collective
-                    moved.append((arr, arr.layout))
-                    arr.remap(replicated(arr.bounds), region=self.region)
-            inner = ex.planner.plan(frame, plan.shape, forced="replicated")
-        else:
-            inner = plan
-        ex.phase_modes.setdefault(self.region, (plan.mode, plan.reason, plan.shape.vectorized))
-        if plan.predicted:
-            ex.predicted.setdefault(self.region, plan.predicted)
-        ctx = _Store()
-        windows = []
-        for name, use in inner.uses.items():
-            arr = frame.a[name]
-            if use.window is None:
-                ctx.store[name] = arr.local
-                continue
-            if use.buffer is None:
-                use.buffer = np.zeros([hi - lo + 1 for lo, hi in use.window], arr.dtype, order="F")
-            buf = use.buffer
-            if arr.owned is not None and arr.storage_maps() is not None:
-                wmaps = tuple(StorageMap(IndexSet.interval(lo, hi)) for lo, hi in use.window)
-                buf[selector(wmaps, arr.owned)] = arr.dist.interior
-                windows.append((arr, use, wmaps))
-            ctx.store[name] = buf
-        for name, use in inner.uses.items():
-            if use.prefetch is not None:
-                use.prefetch.execute(frame.a[name].local, ctx.store[name], stats, self.region)
-        for name, use in inner.uses.items():
-            if use.pipeline is not None:
-                use.pipeline.receive(ctx.store[name], stats)
-        t0 = time.perf_counter()
-        flipped = []
-        for name, use in inner.uses.items():
-            if use.corder and ctx.store[name].size:
-                flipped.append((name, use, ctx.store[name]))
-                ctx.store[name] = np.ascontiguousarray(ctx.store[name])
-        if inner.ordered:
-            scalars = self._receive_partials(inner, scalars, stats)
-        outs = inner.fn(ctx, *scalars)
-        if inner.ordered:
-            outs = self._pass_partials(inner, outs, stats)
-        for name, use, orig in flipped:
-            if use.written:
-                orig[...] = ctx.store[name]
-            ctx.store[name] = orig
-        reg.compute_time += time.perf_counter() - t0
-        for name, use in inner.uses.items():
-            if use.pipeline is not None:
-                use.pipeline.send(ctx.store[name], stats)
-        for name, owner in inner.lastprivate:
-            buf = ctx.store[name]
-            t1 = time.perf_counter()
-            ex.comms.comm.Bcast(buf.reshape(-1, order="F"), root=owner)
-            mine = ex.rank == owner
-            stats.record(self.region, elements_sent=buf.size * (ex.nprocs - 1) if mine else 0,
-                         elements_received=0 if mine else buf.size, messages_sent=(ex.nprocs - 1) if mine else 0,
-                         messages_received=0 if mine else 1, elem_bytes=buf.itemsize,
-                         seconds=time.perf_counter() - t1)
-        for arr, use, wmaps in windows:
-            if use.written:
-                arr.dist.interior[...] = ctx.store[arr.name][selector(wmaps, arr.owned)]
-        if inner.combine:
-            outs = list(outs)
-            names = plan.shape.outs
-            for name, op in inner.combine:
-                k = names.index(name)
-                outs[k] = allreduce(ex.comms.comm, outs[k], op, stats, self.region)
-            outs = tuple(outs)
-        for arr, layout in reversed(moved):
-            arr.remap(layout, region=self.region)
-        return outs
-
-
-    def _receive_partials(self, plan: PhasePlan, scalars: tuple, stats) -> tuple:
-        """The running values of the ordered reductions from the predecessor."""
-        comm, rank = self.ex.comms.comm, self.ex.rank
-        pos = plan.order.index(rank)
-        if pos == 0:
-            return scalars
-        t0 = time.perf_counter()
-        values = comm.recv(source=plan.order[pos - 1], tag=_TAG + 1)
-        stats.record(self.region, elements_received=len(values), messages_received=1,
-                     seconds=time.perf_counter() - t0)
-        ins = list(scalars)
-        for name, v in zip(plan.ordered, values):
-            ins[plan.shape.ins.index(name)] = v
-        return tuple(ins)
-
-    def _pass_partials(self, plan: PhasePlan, outs: tuple, stats) -> tuple:
-        """Give the running values to the successor; the last rank's are the
-        results, which every rank then gets."""
-        comm, rank = self.ex.comms.comm, self.ex.rank
-        pos = plan.order.index(rank)
-        values = [outs[plan.shape.outs.index(n)] for n in plan.ordered]
-        t0 = time.perf_counter()
-        if pos + 1 < len(plan.order):
-            comm.send(values, dest=plan.order[pos + 1], tag=_TAG + 1)
-            stats.record(self.region, elements_sent=len(values), messages_sent=1)
-        values = comm.bcast(values, root=plan.order[-1])
-        stats.region(self.region).comm_time += time.perf_counter() - t0
-        outs = list(outs)
-        for name, v in zip(plan.ordered, values):
-            outs[plan.shape.outs.index(name)] = v
-        return tuple(outs)
-
-
-def _inline_arrays(do: ir.Do, unit: ir.Unit) -> list[str]:
-    names: dict[str, None] = {}
-    for s in ir.walk((do,)):
-        for e in s.exprs():
-            for x in e.walk():
-                if isinstance(x, (ir.Index, ir.Name)):
-                    sym = unit.symbol(x.name)
-                    if sym is not None and sym.is_array:
-                        names[x.name] = None
-    return list(names)

@@ -1,7 +1,7 @@
 """The arrays of a running program, one :class:`RtArray` per array per rank.
 
 An :class:`RtArray` is a Fortran array under its current HPF layout: a
-:class:`~autodist.runtime.distarray.DistArray` (this rank's part, ghost cells
+:class:`~autodist.runtime.comm.distarray.DistArray` (this rank's part, ghost cells
 included) plus what the translated code needs to use it:
 
 * element access for code outside vectorized phases, :meth:`RtArray.g`
@@ -27,14 +27,14 @@ from typing import Callable
 
 import numpy as np
 
-from .. import ir
-from ..errors import RuntimeFault
-from ..layout.model import Layout, replicated
-from ..layout.sections import Section
-from .comm import gather_plan, redistribute_plan
-from .distarray import DistArray
-from .stats import CommStats
-from .storage import StorageMap, numpy_dtype, selector
+from ... import ir
+from ...errors import RuntimeFault
+from ...layout.model import Layout, replicated
+from ...layout.sections import Section
+from ..comm.plans import gather_plan, redistribute_plan
+from ..comm.distarray import DistArray
+from ..comm.stats import CommStats
+from ..comm.storage import StorageMap, numpy_dtype, selector
 
 Bounds = tuple[tuple[int, int], ...]
 

@@ -1,6 +1,6 @@
 """The JSON report of ``autodist run --report`` and its reader.
 
-Built on rank 0 from every rank's :class:`~autodist.runtime.stats.CommStats`
+Built on rank 0 from every rank's :class:`~autodist.runtime.comm.stats.CommStats`
 (gathered after the run) and the executor's record of how each phase ran.
 Format (``version`` 1)::
 
@@ -36,7 +36,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..analysis.model import ProgramAnalysis
+from ...analysis.model import ProgramAnalysis
 
 _FIELDS = ("compute_time", "comm_time", "elements_sent", "elements_received", "bytes_sent", "bytes_received",
            "messages_sent", "messages_received")

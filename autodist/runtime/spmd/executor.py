@@ -2,7 +2,7 @@
 
 :class:`Executor` is what the generated code calls ``_rt``.  It
 
-* translates every unit once (:mod:`autodist.runtime.translate`) and
+* translates every unit once (:mod:`autodist.runtime.codegen.units`) and
   compiles it;
 * allocates the arrays statically, as a Fortran 77 compiler does: COMMON
   blocks (shared by every unit that declares them) and every unit's local
@@ -15,11 +15,11 @@
   restores the caller's layouts on return (HPF semantics);
 * executes REDISTRIBUTE and REALIGN where they stand (a remap of each array
   whose layout changes);
-* runs each loop phase through :mod:`autodist.runtime.phases`: distributed
+* runs each loop phase through :mod:`autodist.runtime.spmd.planner`: distributed
   (owner computes, the data each rank needs received first), pipelined in
   rank order, or on replicated data;
 * writes the program's output on rank 0, and counts communication and time
-  per region (phase, remap) in :class:`~autodist.runtime.stats.CommStats`.
+  per region (phase, remap) in :class:`~autodist.runtime.comm.stats.CommStats`.
 
 Scalars are replicated: every rank runs every statement outside phases.
 An element of a distributed array read outside a phase is broadcast by its
@@ -36,15 +36,18 @@ from typing import TextIO
 
 import numpy as np
 
-from .. import ir
-from ..analysis.model import Phase, ProgramAnalysis
-from ..errors import AutodistError, RuntimeFault, UnsupportedError
-from ..hpf.resolve import UnitMapping, apply_executable, resolve_unit
-from ..layout.model import Layout, replicated
-from . import intrinsics as it
+from ... import ir
+from ...analysis.model import Phase, ProgramAnalysis
+from ...errors import AutodistError, RuntimeFault, UnsupportedError
+from ...hpf.resolve import UnitMapping, apply_executable, resolve_unit
+from ...layout.model import Layout, replicated
+from ..fortran import intrinsics as it
+from ..codegen import intrinsic_code as ic
 from .arrays import Comms, ElementRef, RtArray
-from .fortran_io import flatten, format_records, list_directed
-from .translate import GENERATED_HELPERS, ProgramFacts, StopProgram, Translation, program_facts, translate_unit
+from ..fortran.formats import flatten, format_records, list_directed
+from ..codegen.generated import GENERATED_HELPERS, StopProgram
+from ..codegen.facts import ProgramFacts, program_facts
+from ..codegen.units import Translation, translate_unit
 
 Bounds = tuple[tuple[int, int], ...]
 
@@ -125,7 +128,7 @@ class Executor:
         self.predicted: dict[str, list[int]] = {}  # phase region -> elements each rank must receive
         self.executions: dict[str, int] = {}  # region -> times it ran
         self._translate(translations)
-        from .phases import Planner
+        from .planner import Planner
 
         self.planner = Planner(self)
         self._check_mappings()
@@ -395,7 +398,7 @@ class Executor:
     # ---------------------------------------------------------------- phases
 
     def phase(self, frame: Frame, line: int):
-        from .phases import PhaseRun
+        from .phaserun import PhaseRun
 
         return PhaseRun.start(self, frame, line)
 
@@ -415,7 +418,7 @@ class Executor:
         for value, k in items:
             if k == "array":
                 arr: RtArray = value
-                kk = it.kind(arr.ftype)
+                kk = ic.kind(arr.ftype)
                 expanded.extend((v, kk) for v in flatten(arr.full(region="output")))
             else:
                 expanded.append((value, k))
@@ -477,16 +480,16 @@ def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument
 
 
 def _zero(t: ir.Type):
-    return eval(it.zero_code(t), dict(it.HELPERS))
+    return eval(ic.zero_code(t), dict(it.HELPERS))
 
 
 def _data_value(c: ir.Expr, t: ir.Type):
     if not isinstance(c, ir.Const):
         raise UnsupportedError("a DATA value that is not a constant")
-    v = eval(it.const_code(c), dict(it.HELPERS))
+    v = eval(ic.const_code(c), dict(it.HELPERS))
     if t.base == "character":
         return str(v).ljust(t.size)[: t.size]
-    return eval(it.convert(repr(v) if not isinstance(v, np.generic) else it.const_code(c), c.type, t, False),
+    return eval(ic.convert(repr(v) if not isinstance(v, np.generic) else ic.const_code(c), c.type, t, False),
                 dict(it.HELPERS))
 
 

@@ -16,21 +16,11 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import UnsupportedError
-from ..layout.model import Layout
-from ..layout.ownership import Ownership, ownership
-from ..layout.sections import Section
-from .comm import (
-    Ghosts,
-    ExchangePlan,
-    gather_plan,
-    halo_plan,
-    normalize_ghosts,
-    redistribute_plan,
-    scatter_plan,
-    storage_maps,
-    storage_shape,
-)
+from ...errors import UnsupportedError
+from ...layout.model import Layout
+from ...layout.ownership import Ownership, ownership
+from ...layout.sections import Section
+from .plans import Ghosts, ExchangePlan, gather_plan, halo_plan, normalize_ghosts, redistribute_plan, scatter_plan, storage_maps, storage_shape
 from .stats import CommStats
 from .storage import StorageMap, numpy_dtype, selector
 
@@ -142,7 +132,7 @@ class DistArray:
     def redistribute(self, layout: Layout, ghosts: Ghosts | None = None, stats: CommStats | None = None,
                      region: str = "remap") -> "DistArray":
         """A new DistArray with the same values under ``layout`` (plans each
-        call; keep a :func:`~autodist.runtime.comm.redistribute_plan` to repeat)."""
+        call; keep a :func:`~autodist.runtime.comm.plans.redistribute_plan` to repeat)."""
         out = DistArray(layout, self.comm, self.dtype, ghosts)
         plan = redistribute_plan(self.layout, layout, self.comm, self.dtype, self.ghosts, out.ghosts, region)
         plan.execute(self.local, out.local, stats)

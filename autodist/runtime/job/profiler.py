@@ -21,8 +21,8 @@ from __future__ import annotations
 
 import io
 
-from .. import ir
-from ..analysis.model import BranchStats, LoopStats, ProfileData
+from ... import ir
+from ...analysis.model import BranchStats, LoopStats, ProfileData
 
 
 class Profiler:
@@ -66,7 +66,7 @@ def profile_program(files, include_dirs=()) -> tuple[ProfileData, str]:
     """Measured frequencies and phase times of a program, and its output."""
     from mpi4py import MPI
 
-    from .executor import Executor, RunOptions, translate_program
+    from ..spmd.executor import Executor, RunOptions, translate_program
     from .runner import prepare
 
     program, analysis, translations = prepare(files, include_dirs)

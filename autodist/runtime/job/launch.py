@@ -32,7 +32,7 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ..errors import AutodistError, RuntimeFault
+from ...errors import AutodistError, RuntimeFault
 
 #: Seconds an MPI job may run before autodist kills it.
 DEFAULT_TIMEOUT = 600.0

@@ -24,8 +24,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import UnsupportedError
-from ..layout.sections import IndexSet, Section
+from ...errors import UnsupportedError
+from ...layout.sections import IndexSet, Section
 
 Selector = tuple  # of slices and/or integer arrays, ready for numpy indexing
 

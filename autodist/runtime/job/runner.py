@@ -3,9 +3,9 @@
 :func:`run_on_ranks` is what every rank executes: rank 0 reads, analyzes and
 translates the program (so that an error in the source is reported once,
 before anything runs) and broadcasts the result; every rank runs it; rank 0
-writes the report (:mod:`autodist.runtime.runreport`) and the dump, and with
+writes the report (:mod:`autodist.runtime.job.report`) and the dump, and with
 ``verify`` compares the run with a sequential run and with gfortran
-(:mod:`autodist.runtime.verify`).  The exit status is the same on every rank.
+(:mod:`autodist.runtime.job.verify`).  The exit status is the same on every rank.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import TextIO
 
 import numpy as np
 
-from ..errors import AutodistError
+from ...errors import AutodistError
 
 
 @dataclass(frozen=True)
@@ -42,9 +42,9 @@ class RunRequest:
 
 def prepare(files, include_dirs=(), instrument: bool = False):
     """Read, analyze and translate: (program, analysis, translations)."""
-    from ..analysis import analyze
-    from ..frontend import read_program
-    from .executor import translate_program
+    from ...analysis import analyze
+    from ...frontend import read_program
+    from ..spmd.executor import translate_program
 
     program = read_program(list(files), include_dirs=list(include_dirs))
     analysis = analyze(program)
@@ -75,7 +75,7 @@ def _shared(comm, build):
 
 def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
     """Run the program of ``req`` on ``comm`` (see the module docstring)."""
-    from .executor import Executor, RunOptions
+    from ..spmd.executor import Executor, RunOptions
 
     out = out if out is not None else sys.stdout
     rank = comm.Get_rank()
@@ -95,7 +95,7 @@ def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
     predicted = comm.gather(ex.predicted, root=0)
     executions = ex.executions
     if req.report and rank == 0:
-        from .runreport import build_report
+        from .report import build_report
 
         merged: dict[str, list[int]] = {}
         for d in predicted or []:
@@ -153,7 +153,7 @@ def _stop_status(stop) -> int:
 
 
 def _write_json(path: str, doc: dict) -> None:
-    from ..fileio import write_atomically
+    from ...fileio import write_atomically
 
     write_atomically(Path(path), (json.dumps(doc, indent=1),))
 
@@ -170,7 +170,7 @@ def _verify(req: RunRequest, program, analysis, translations, arrays, bounds, pr
     """Rank 0: compare with a sequential run and with gfortran; says how on stderr."""
     from mpi4py import MPI
 
-    from .executor import Executor, RunOptions
+    from ..spmd.executor import Executor, RunOptions
     from .verify import compare_arrays, compare_output, gfortran_available, run_gfortran
 
     buf = io.StringIO()

@@ -2,13 +2,13 @@
 
 :func:`translate_unit` turns one :class:`~autodist.ir.Unit` into the source
 of a Python function ``def u_<NAME>(_rt, <dummies>)`` that runs it on one
-rank against the executor ``_rt`` (see :mod:`autodist.runtime.executor`):
+rank against the executor ``_rt`` (see :mod:`autodist.runtime.spmd.executor`):
 
 * scalars are Python locals (``v_<NAME>``) holding the runtime's scalar
-  representation of their type (:mod:`autodist.runtime.intrinsics`);
+  representation of their type (:mod:`autodist.runtime.fortran.intrinsics`);
   expressions are typed statically and every mixed-kind operation converts
   its operands as Fortran does, so REAL arithmetic stays in single precision;
-* arrays are :class:`~autodist.runtime.arrays.RtArray` objects
+* arrays are :class:`~autodist.runtime.spmd.arrays.RtArray` objects
   (``a_<NAME>``), read and written element by element with bounds checks;
 * DO loops are Python ``for`` loops over ``range`` (trip count fixed on
   entry, the variable's final value set on normal exit); GOTO, arithmetic IF
@@ -36,303 +36,16 @@ lines (:attr:`Translation.linemap`) so that a fault names ``file:line`` too.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
 
-from .. import ir
-from ..analysis.model import ProgramAnalysis
-from ..errors import UnsupportedError
-from ..frontend.typeof import type_of
-from ..hpf import model as hm
-from ..hpf.parse import parse_directive
-from . import intrinsics as it
-from .fortran_io import parse_format
-
-# --------------------------------------------------------------------------- facts about units
-
-
-def unsupported(what: str, span: ir.Span | None) -> UnsupportedError:
-    return UnsupportedError(f"{what} is outside the runtime's subset",
-                            span.file if span else None, span.first if span else None)
-
-
-@dataclass(frozen=True)
-class ProgramFacts:
-    """What translating one unit needs to know about the others."""
-
-    units: dict[str, ir.Unit]
-    modified: dict[str, frozenset[int]]  # unit -> positions of dummies it may modify
-    commons: dict[str, tuple[tuple[str, ir.Type, tuple[int, ...] | None], ...]]  # block -> slots
-
-
-def program_facts(program: ir.Program, analysis: ProgramAnalysis) -> ProgramFacts:
-    """Modified dummies (transitively through calls, from the analysis) and COMMON block slots."""
-    units = {u.name: u for u in program.units}
-    mods = {p.name: p.effects.writes_args for p in analysis.procedures}
-    commons: dict[str, tuple] = {}
-    for u in program.units:
-        for c in u.commons:
-            slots = []
-            for m in c.members:
-                sym = u.symbol(m)
-                shape = None
-                if sym is not None and sym.is_array:
-                    shape = sym.shape
-                slots.append((m, sym.type if sym else ir.REAL, shape))
-            prev = commons.get(c.name)
-            if prev is None:
-                commons[c.name] = tuple(slots)
-            elif [(t, s) for _, t, s in prev] != [(t, s) for _, t, s in slots]:
-                label = f"/{c.name}/" if c.name else "blank COMMON"
-                raise UnsupportedError(
-                    f"COMMON {label} is declared with other members here than in another unit "
-                    "(storage association across different layouts is outside the runtime's subset)",
-                    c.span.file, c.span.first)
-    return ProgramFacts(units, mods, commons)
-
-
-# --------------------------------------------------------------------------- emitter
-
-
-class Emitter:
-    """Python source lines with indentation and a map back to Fortran lines."""
-
-    def __init__(self) -> None:
-        self.lines: list[str] = []
-        self.linemap: dict[int, tuple[str, int]] = {}
-        self.level = 0
-        self.where: tuple[str, int] | None = None
-        self._n = 0
-
-    def __call__(self, text: str) -> None:
-        self.lines.append("    " * self.level + text)
-        if self.where is not None:
-            self.linemap[len(self.lines)] = self.where
-
-    def indent(self) -> "_Indent":
-        return _Indent(self)
-
-    def fresh(self, stem: str) -> str:
-        self._n += 1
-        return f"_{stem}{self._n}"
-
-    @property
-    def source(self) -> str:
-        return "\n".join(self.lines) + "\n"
-
-
-class _Indent:
-    def __init__(self, em: Emitter):
-        self.em = em
-
-    def __enter__(self) -> None:
-        self.em.level += 1
-
-    def __exit__(self, *exc) -> None:
-        self.em.level -= 1
-
-
-# --------------------------------------------------------------------------- expressions
-
-Code = tuple[str, ir.Type, bool]  # Python code, Fortran type, vector?
-
-_REL = {"==": "==", "/=": "!=", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
-
-
-class ExprGen:
-    """Typed translation of expressions.  Subclasses decide how names and
-    array elements are read (:meth:`name`, :meth:`element`)."""
-
-    def __init__(self, unit: ir.Unit, facts: ProgramFacts, em: Emitter):
-        self.unit = unit
-        self.facts = facts
-        self.em = em
-        self.subst: dict[str, Code] = {}  # statement function dummies being expanded
-        self.span: ir.Span | None = None
-
-    # ---------------------------------------------------------------- hooks
-
-    def name(self, name: str) -> Code:
-        return (f"v_{name}", self.type_of_name(name), False)
-
-    def element(self, e: ir.Index) -> Code:
-        subs = ", ".join(self.int_expr(s) for s in e.subscripts)
-        return (f"a_{e.name}.g({subs})", self.type_of_name(e.name), False)
-
-    def external(self, e: ir.FuncRef) -> Code:
-        raise unsupported(f"a reference to function {e.name}", self.span)
-
-    # ---------------------------------------------------------------- typing
-
-    def type_of_name(self, name: str) -> ir.Type:
-        sym = self.unit.symbol(name)
-        if sym is None:
-            raise UnsupportedError(f"{name} is not declared", self.span.file if self.span else None,
-                                   self.span.first if self.span else None)
-        return sym.type
-
-    def type_of(self, e: ir.Expr) -> ir.Type:
-        def nt(n: str) -> ir.Type | None:
-            if n in self.subst:
-                return self.subst[n][1]
-            sym = self.unit.symbol(n)
-            if sym is not None and sym.kind == "function" and n in self.facts.units:
-                u = self.facts.units[n]
-                return u.result_type or sym.type
-            return sym.type if sym else None
-
-        t = type_of(e, nt)
-        if t is None:
-            raise unsupported("an expression of unknown type", self.span)
-        return t
-
-    # ---------------------------------------------------------------- translation
-
-    def int_expr(self, e: ir.Expr) -> str:
-        c, t, v = self.expr(e)
-        return it.convert(c, t, ir.INTEGER, v) if it.kind(t) != "i" else c
-
-    def typed(self, e: ir.Expr, t: ir.Type) -> str:
-        c, et, v = self.expr(e)
-        if t.base == "character":
-            return c
-        return it.convert(c, et, t, v)
-
-    def expr(self, e: ir.Expr) -> Code:
-        if isinstance(e, ir.Const):
-            return (it.const_code(e), e.type, False)
-        if isinstance(e, ir.Name):
-            if e.name in self.subst:
-                return self.subst[e.name]
-            sym = self.unit.symbol(e.name)
-            if sym is not None and sym.kind == "parameter" and isinstance(sym.value, ir.Const):
-                return (it.const_code(sym.value), sym.value.type, False)
-            if sym is not None and sym.is_array:
-                raise unsupported(f"whole array {e.name} in an expression", self.span)
-            return self.name(e.name)
-        if isinstance(e, ir.Index):
-            return self.element(e)
-        if isinstance(e, ir.UnOp):
-            c, t, v = self.expr(e.operand)
-            if e.op == "not":
-                return ((f"(~{c})" if v else f"(not {c})"), ir.LOGICAL, v)
-            return ((f"(-{c})" if e.op == "-" else c), t, v)
-        if isinstance(e, ir.BinOp):
-            return self.binop(e)
-        if isinstance(e, ir.FuncRef):
-            return self.funcref(e)
-        if isinstance(e, ir.Substring):
-            base, bt, v = self.expr(e.base)
-            lo = self.int_expr(e.lower) if e.lower is not None else "1"
-            hi = self.int_expr(e.upper) if e.upper is not None else ""
-            return (f"{base}[{lo} - 1:{hi}]", ir.Type("character", 0), False)
-        if isinstance(e, ir.OpaqueExpr):
-            raise unsupported(f"expression {e.text!r} ({e.reason})", self.span)
-        raise unsupported(f"expression {type(e).__name__}", self.span)
-
-    def binop(self, e: ir.BinOp) -> Code:
-        op = e.op
-        if op == "**":
-            base = self.expr(e.left)
-            expo = self.expr(e.right)
-            const = e.right.value if isinstance(e.right, ir.Const) and type(e.right.value) is int else None
-            if it.kind(base[1]) in ("r4", "r8") and isinstance(e.right, ir.Const) and \
-                    it.kind(e.right.type) in ("r4", "r8") and float(e.right.value) in (1.0, 2.0):
-                # gcc folds pow(x, 1.0) and pow(x, 2.0) into x and x*x
-                tt = it.widest_type(base[1], e.right.type)
-                b = it.convert(base[0], base[1], tt, base[2])
-                if float(e.right.value) == 1.0:
-                    return (b, tt, base[2])
-                return (it.power_code((b, tt, base[2]), ("2", ir.INTEGER, False), 2, self.em.fresh("pw"))[0],
-                        tt, base[2])
-            code, t = it.power_code(base, expo, const, self.em.fresh("pw"))
-            return (code, t, base[2] or expo[2])
-        left, right = self.expr(e.left), self.expr(e.right)
-        lc, lt, lv = left
-        rc, rt, rv = right
-        vec = lv or rv
-        if op == "//":
-            return (f"({lc} + {rc})", ir.Type("character", 0), False)
-        if op in ("and", "or"):
-            if vec:
-                return (f"({lc} {'&' if op == 'and' else '|'} {rc})", ir.LOGICAL, True)
-            return (f"({lc} {op} {rc})", ir.LOGICAL, False)
-        if op in ("eqv", "neqv"):
-            return (f"({lc} {'==' if op == 'eqv' else '!='} {rc})", ir.LOGICAL, vec)
-        if op in _REL:
-            if lt.base == "character" or rt.base == "character":
-                return (f"_streq({lc}, {rc}, {op!r})", ir.LOGICAL, False)
-            t = it.widest_type(lt, rt)
-            a, b = it.convert(lc, lt, t, lv), it.convert(rc, rt, t, rv)
-            return (f"({a} {_REL[op]} {b})", ir.LOGICAL, vec)
-        t = it.widest_type(lt, rt)
-        a, b = it.convert(lc, lt, t, lv), it.convert(rc, rt, t, rv)
-        k = it.kind(t)
-        if op == "/":
-            if k == "i":
-                if vec and it._nonzero_literal(b):
-                    return (f"vidivk({a}, {b})", t, vec)
-                return ((f"vidiv({a}, {b})" if vec else f"idiv({a}, {b})"), t, vec)
-            if k == "r8" and not vec and not _nonzero_const(e.right):
-                return (f"ddiv({a}, {b})", t, False)
-        return (f"({a} {op} {b})", t, vec)
-
-    def funcref(self, e: ir.FuncRef) -> Code:
-        if e.kind == "statement":
-            return self.statement_function(e)
-        if e.kind == "intrinsic" or (e.name not in self.facts.units and it.canonical_name(e.name) in it.INTRINSICS):
-            args = [self.expr(a) for a in e.args]
-            try:
-                code, t = it.call_code(e.name, args)
-            except UnsupportedError as exc:
-                raise UnsupportedError(exc.message, self.span.file if self.span else None,
-                                       self.span.first if self.span else None) from None
-            return (code, t, any(v for _, _, v in args))
-        return self.external(e)
-
-    def statement_function(self, e: ir.FuncRef) -> Code:
-        sf = next((s for s in self.unit.stmt_functions if s.name == e.name), None)
-        if sf is None:
-            raise unsupported(f"statement function {e.name} without a definition", self.span)
-        if len(sf.args) != len(e.args):
-            raise UnsupportedError(f"statement function {e.name} takes {len(sf.args)} argument(s)",
-                                   self.span.file if self.span else None, self.span.first if self.span else None)
-        bound: dict[str, Code] = {}
-        for d, a in zip(sf.args, e.args):
-            c, t, v = self.expr(a)
-            dt = self.type_of_name(d)
-            bound[d] = (it.convert(c, t, dt, v) if dt.base != "character" else c, dt, v)
-        saved = self.subst
-        self.subst = {**saved, **bound}
-        try:
-            c, t, v = self.expr(sf.expr)
-        finally:
-            self.subst = saved
-        rt = self.type_of_name(sf.name)
-        return (it.convert(c, t, rt, v) if rt.base != "character" else c, rt, v)
-
-
-def _nonzero_const(e: ir.Expr) -> bool:
-    return isinstance(e, ir.Const) and isinstance(e.value, (int, float)) and e.value != 0
-
-
-# --------------------------------------------------------------------------- statements
-
-
-class _Goto(Exception):
-    """A jump to ``label`` leaving a nested loop (caught by the statement
-    list that holds the label)."""
-
-    def __init__(self, label: int):
-        super().__init__(label)
-        self.label = label
-
-
-class StopProgram(Exception):
-    """A STOP statement: ends the program (every rank runs it)."""
-
-    def __init__(self, code=None):
-        super().__init__(code)
-        self.code = code
+from ... import ir
+from ...errors import UnsupportedError
+from ...hpf import model as hm
+from ...hpf.parse import parse_directive
+from . import intrinsic_code as ic
+from ..fortran.formats import parse_format
+from .emitter import Code, Emitter, ExprGen
+from .facts import ProgramFacts, unsupported
+from .scan import jump_targets, labels_in, scalar_names
 
 
 @dataclass
@@ -347,70 +60,6 @@ class Translation:
     directives: list  # executable HPF directives (REDISTRIBUTE/REALIGN) by index
     phase_scalars: dict[int, tuple[tuple[str, ...], tuple[str, ...]]]  # phase line -> (ins, outs)
     saved: tuple[str, ...] = ()  # SAVE'd and DATA scalars, in the order of the frame's list
-
-
-def _labels_in(stmts: tuple[ir.Stmt, ...]) -> set[int]:
-    return {s.label for s in stmts if s.label is not None}
-
-
-def _jump_targets(stmts: Iterable[ir.Stmt]) -> set[int]:
-    out: set[int] = set()
-    for s in ir.walk(tuple(stmts)):
-        if isinstance(s, ir.Goto):
-            out.add(s.target)
-        elif isinstance(s, ir.ArithIf):
-            out |= {s.neg, s.zero, s.pos}
-        elif isinstance(s, ir.ComputedGoto):
-            out |= set(s.targets)
-    return out
-
-
-def scalar_names(stmts: Iterable[ir.Stmt], unit: ir.Unit) -> tuple[set[str], set[str]]:
-    """Scalar variables read and written in ``stmts`` (locals, dummies, COMMON)."""
-    read: set[str] = set()
-    written: set[str] = set()
-
-    result = unit.result or unit.name if unit.kind == "function" else None
-
-    def scalar(n: str) -> bool:
-        sym = unit.symbol(n)
-        return sym is not None and not sym.is_array and (sym.kind == "variable" or n == result)
-
-    def reads(e: ir.Expr) -> None:
-        for x in e.walk():
-            if isinstance(x, ir.Name) and scalar(x.name):
-                read.add(x.name)
-            if isinstance(x, ir.FuncRef) and x.kind == "statement":
-                sf = next((s for s in unit.stmt_functions if s.name == x.name), None)
-                if sf is not None:
-                    for y in sf.expr.walk():
-                        if isinstance(y, ir.Name) and scalar(y.name) and y.name not in sf.args:
-                            read.add(y.name)
-
-    for s in ir.walk(tuple(stmts)):
-        if isinstance(s, ir.Assign):
-            t = s.target
-            while isinstance(t, ir.Substring):
-                if t.lower is not None:
-                    reads(t.lower)
-                if t.upper is not None:
-                    reads(t.upper)
-                t = t.base
-            if isinstance(t, ir.Name):
-                if scalar(t.name):
-                    written.add(t.name)
-            else:
-                for sub in t.subscripts:  # type: ignore[union-attr]
-                    reads(sub)
-            reads(s.value)
-        elif isinstance(s, ir.Do):
-            written.add(s.var)
-            for e in s.exprs():
-                reads(e)
-        else:
-            for e in s.exprs():
-                reads(e)
-    return read, written
 
 
 class UnitTranslator:
@@ -516,9 +165,9 @@ class UnitTranslator:
         for s in u.symbols:
             if self.scalar_var(s.name) and not s.dummy and s.name not in common_names and s.name not in persistent:
                 if s.name == u.result or s.kind == "variable":
-                    em(f"v_{s.name} = {it.zero_code(s.type)}")
+                    em(f"v_{s.name} = {ic.zero_code(s.type)}")
         if u.kind == "function" and u.result and not self.scalar_var(u.result):
-            em(f"v_{u.result} = {it.zero_code(u.result_type or ir.REAL)}")
+            em(f"v_{u.result} = {ic.zero_code(u.result_type or ir.REAL)}")
 
     def load_commons(self) -> None:
         for m, blk, k in self.common_scalars:
@@ -542,7 +191,7 @@ class UnitTranslator:
     # ---------------------------------------------------------------- blocks and jumps
 
     def block(self, stmts: tuple[ir.Stmt, ...]) -> None:
-        targets = _labels_in(stmts) & self.all_targets
+        targets = labels_in(stmts) & self.all_targets
         if not targets:
             for s in stmts:
                 self.stmt(s)
@@ -585,7 +234,7 @@ class UnitTranslator:
     @property
     def all_targets(self) -> set[int]:
         if not hasattr(self, "_targets"):
-            self._targets = _jump_targets(self.unit.body)
+            self._targets = jump_targets(self.unit.body)
         return self._targets
 
     def goto(self, label: int) -> None:
@@ -718,7 +367,7 @@ class UnitTranslator:
     def do(self, s: ir.Do) -> None:
         em = self.em
         var_t = self.ex.type_of_name(s.var)
-        if it.kind(var_t) != "i":
+        if ic.kind(var_t) != "i":
             self.real_do(s, var_t)
             return
         start, end = self.ex.int_expr(s.start), self.ex.int_expr(s.end)
@@ -750,7 +399,7 @@ class UnitTranslator:
         a, b = self.ex.typed(s.start, t), self.ex.typed(s.end, t)
         st = "1" if s.step is None else self.ex.typed(s.step, t)
         n, step = em.fresh("n"), em.fresh("st")
-        em(f"{step} = {it.convert(st, ir.INTEGER, t, False) if s.step is None else st}")
+        em(f"{step} = {ic.convert(st, ir.INTEGER, t, False) if s.step is None else st}")
         em(f"v_{s.var} = {a}")
         em(f"{n} = max(0, int(({b} - v_{s.var} + {step}) / {step}))")
         self.count_loop_entry(s.span, n)
@@ -825,8 +474,8 @@ class UnitTranslator:
                 raise unsupported(f"passing array {a.name} to scalar dummy {d} of {name}", span)
             c, t, _ = self.ex.expr(a)
             if dsym is not None and dsym.type.base not in ("character",) and t.base != "character" \
-                    and it.kind(t) != it.kind(dsym.type):
-                c = it.convert(c, t, dsym.type, False)
+                    and ic.kind(t) != ic.kind(dsym.type):
+                c = ic.convert(c, t, dsym.type, False)
             out.append(c)
             if k in modified and (isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.scalar_var(a.name))):
                 writeback.append((k + offset, a))
@@ -923,7 +572,7 @@ class UnitTranslator:
             em(f"{lst}.append((a_{item.name}, 'array'))")
             return
         c, t, _ = self.ex.expr(item)
-        em(f"{lst}.append(({c}, {it.kind(t)!r}))")
+        em(f"{lst}.append(({c}, {ic.kind(t)!r}))")
 
     # ---------------------------------------------------------------- directives
 
@@ -975,31 +624,3 @@ def translate_unit(unit: ir.Unit, facts: ProgramFacts, phase_lines: set[int] = f
     tr = UnitTranslator(unit, facts, phase_lines, instrument, call_lines)
     tr.ex = _SeqExpr(tr)
     return tr.translate()
-
-
-# --------------------------------------------------------------------------- helpers of the generated code
-
-
-def _pad(s: str, n: int) -> str:
-    return s[:n].ljust(n) if n else s
-
-
-def _subset(s: str, lo: int, hi: int, value: str) -> str:
-    n = hi - lo + 1
-    return s[: lo - 1] + value[:n].ljust(n) + s[hi:]
-
-
-def _streq(a: str, b: str, op: str) -> bool:
-    n = max(len(a), len(b))
-    a, b = a.ljust(n), b.ljust(n)
-    return {"==": a == b, "/=": a != b, "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b}[op]
-
-
-def _fault(message: str):
-    from ..errors import RuntimeFault
-
-    return RuntimeFault(message)
-
-
-GENERATED_HELPERS = {"_Goto": _Goto, "StopProgram": StopProgram, "_pad": _pad, "_subset": _subset,
-                     "_streq": _streq, "_fault": _fault}

@@ -14,7 +14,7 @@
 
 Items are ``(value, kind)`` pairs where ``kind`` is the runtime's kind code
 (``i``, ``r4``, ``r8``, ``c8``, ``c16``, ``l``, ``s``; see
-:mod:`autodist.runtime.intrinsics`).  Decimal conversion uses Python's
+:mod:`autodist.runtime.fortran.intrinsics`).  Decimal conversion uses Python's
 correctly rounded formatting, as glibc's ``printf`` that libgfortran calls.
 """
 
@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..errors import UnsupportedError
+from ...errors import UnsupportedError
 
 Item = tuple[object, str]
 

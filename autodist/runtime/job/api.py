@@ -1,13 +1,13 @@
 """The runtime for other commands: run a program, get the measurements.
 
->>> from autodist.runtime.api import run_file
+>>> from autodist.runtime.job.api import run_file
 >>> rep = run_file("adi_hpf.f", nprocs=4)                     # doctest: +SKIP
 >>> rep.phase("ADI", 4).elements_received                     # doctest: +SKIP
 (0, 5120, 5120, 5120)
 
 :func:`run_file` starts ``python -m autodist run`` in a child process (which
 launches ``mpiexec`` for more than one rank), waits for it with a timeout,
-and returns a :class:`~autodist.runtime.runreport.RunReport`: the exit
+and returns a :class:`~autodist.runtime.job.report.RunReport`: the exit
 status, what the program printed, and the parsed ``--report`` (per phase and
 remap, per rank: times, elements, bytes, messages; each phase's mode), plus
 the final arrays when ``dump=True``.  A failed run (status not 0) is
@@ -28,9 +28,9 @@ from typing import Sequence
 
 import numpy as np
 
-from ..errors import RuntimeFault
+from ...errors import RuntimeFault
 from .launch import DEFAULT_TIMEOUT, MPI_ENVIRONMENT
-from .runreport import RunReport, parse_report
+from .report import RunReport, parse_report
 
 
 def run_file(path_or_text: str | Path, nprocs: int = 1, *, include_dirs: Sequence[str] = (),

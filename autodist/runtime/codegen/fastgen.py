@@ -1,11 +1,11 @@
 """Python source of one phase under one plan (the fast path's code generator).
 
 :func:`fast_source` writes ``def _phase(_c, <scalars>)`` for a
-:class:`~autodist.runtime.vectorize.PhaseShape` and the facts of one plan
+:class:`~autodist.runtime.codegen.vectorize.PhaseShape` and the facts of one plan
 (:class:`GenPlan`): the iteration set of every statement on this rank, the
 storage every array is read and written in, the ownership guards.  Plan
 facts are baked into the source as constants; only loop bounds and scalars
-are evaluated when the function runs.  See :mod:`autodist.runtime.vectorize`
+are evaluated when the function runs.  See :mod:`autodist.runtime.codegen.vectorize`
 for what the generated code does.
 
 Index checks: every subscript is checked against the declared bounds, once
@@ -19,10 +19,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import ir
-from ..layout.sections import IndexSet
-from . import intrinsics as it
-from .translate import Code, Emitter, ExprGen, ProgramFacts
+from ... import ir
+from ...layout.sections import IndexSet
+from . import intrinsic_code as ic
+from .emitter import Code, Emitter, ExprGen
+from .facts import ProgramFacts
 from .vectorize import IfNode, LoopNode, PhaseShape, StmtNode
 
 
@@ -340,7 +341,7 @@ class FastGen:
         t = self.ex.type_of_name(e.name)
         if self.group is None or not any(_names(s) & self.chain for s in e.subscripts):
             code = f"S_{e.name}[{self.positions(e)}]"
-            k = it.kind(t)
+            k = ic.kind(t)
             if k == "i":
                 code = f"int({code})"
             elif k == "l":
@@ -648,7 +649,7 @@ class FastGen:
         operation: the same IEEE operation on the same operands, one
         temporary less.  None when the form or the types do not allow it."""
         v = s.value
-        if not isinstance(v, ir.BinOp) or v.op not in ("+", "-", "*", "/") or it.kind(t) not in ("r4", "r8"):
+        if not isinstance(v, ir.BinOp) or v.op not in ("+", "-", "*", "/") or ic.kind(t) not in ("r4", "r8"):
             return None
         if v.left == s.target:
             other = v.right
@@ -657,7 +658,7 @@ class FastGen:
         else:
             return None
         ot = self.ex.type_of(other)
-        if it.widest_type(t, ot) != t:
+        if ic.widest_type(t, ot) != t:
             return None
         return v.op, self.ex.typed(other, t)
 

@@ -30,8 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .. import ir
-from .storage import numpy_dtype
+from ... import ir
+from ..comm.storage import numpy_dtype
 
 DEFAULT_RTOL = 1e-12
 GFORTRAN_FLAGS = ("-O2", "-nostdinc")

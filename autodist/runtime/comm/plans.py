@@ -17,7 +17,7 @@ numpy selectors once; executing it packs, moves and unpacks:
 
 Local copies (a rank needs what it holds) never go through MPI.  Each
 execution records the schedule's exact element, byte and message counts and
-its wall time in a :class:`~autodist.runtime.stats.CommStats` region.
+its wall time in a :class:`~autodist.runtime.comm.stats.CommStats` region.
 
 Plan constructors: :func:`redistribute_plan`, :func:`halo_plan`,
 :func:`shift_plan`, :func:`broadcast_plan`, :func:`gather_plan`,
@@ -32,12 +32,12 @@ from typing import Sequence
 import numpy as np
 from mpi4py import MPI
 
-from ..errors import UnsupportedError
-from ..layout.model import Layout, on_rank
-from ..layout.ownership import Ownership, ownership
-from ..layout.schedule import Halo, OnRank, SameSection, Schedule, Shift, exchange_schedule, redistribution_schedule
-from ..layout.sections import IndexSet, Section
-from ..layout.volume import reduction_volume
+from ...errors import UnsupportedError
+from ...layout.model import Layout, on_rank
+from ...layout.ownership import Ownership, ownership
+from ...layout.schedule import Halo, OnRank, SameSection, Schedule, Shift, exchange_schedule, redistribution_schedule
+from ...layout.sections import IndexSet, Section
+from ...layout.volume import reduction_volume
 from .stats import CommStats
 from .storage import StorageMap, contiguous_offset, flat, pack, selector, unpack
 

@@ -1,0 +1,1 @@
+"""Code generation: Fortran procedures and loop phases as Python source."""

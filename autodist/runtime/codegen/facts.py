@@ -1,0 +1,51 @@
+"""What translating one unit needs to know about the others: modified dummies
+(from the analysis) and COMMON block slots; the error for a construct outside
+the runtime's subset."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ... import ir
+from ...analysis.model import ProgramAnalysis
+from ...errors import UnsupportedError
+
+
+def unsupported(what: str, span: ir.Span | None) -> UnsupportedError:
+    return UnsupportedError(f"{what} is outside the runtime's subset",
+                            span.file if span else None, span.first if span else None)
+
+
+@dataclass(frozen=True)
+class ProgramFacts:
+    """What translating one unit needs to know about the others."""
+
+    units: dict[str, ir.Unit]
+    modified: dict[str, frozenset[int]]  # unit -> positions of dummies it may modify
+    commons: dict[str, tuple[tuple[str, ir.Type, tuple[int, ...] | None], ...]]  # block -> slots
+
+
+def program_facts(program: ir.Program, analysis: ProgramAnalysis) -> ProgramFacts:
+    """Modified dummies (transitively through calls, from the analysis) and COMMON block slots."""
+    units = {u.name: u for u in program.units}
+    mods = {p.name: p.effects.writes_args for p in analysis.procedures}
+    commons: dict[str, tuple] = {}
+    for u in program.units:
+        for c in u.commons:
+            slots = []
+            for m in c.members:
+                sym = u.symbol(m)
+                shape = None
+                if sym is not None and sym.is_array:
+                    shape = sym.shape
+                slots.append((m, sym.type if sym else ir.REAL, shape))
+            prev = commons.get(c.name)
+            if prev is None:
+                commons[c.name] = tuple(slots)
+            elif [(t, s) for _, t, s in prev] != [(t, s) for _, t, s in slots]:
+                label = f"/{c.name}/" if c.name else "blank COMMON"
+                raise UnsupportedError(
+                    f"COMMON {label} is declared with other members here than in another unit "
+                    "(storage association across different layouts is outside the runtime's subset)",
+                    c.span.file, c.span.first)
+    return ProgramFacts(units, mods, commons)

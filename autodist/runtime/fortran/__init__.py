@@ -1,0 +1,1 @@
+"""Fortran semantics the generated code runs against: arithmetic, intrinsics, formatted I/O."""
