@@ -1,15 +1,18 @@
 """Random small Fortran 77 programs whose loops mix every situation the
 dependence analysis must get right: shifts forward and backward, sweeps,
 transposition, induction variables, private and carried scalars, reductions,
-conditionals, triangular nests.  Used to check end to end that what analysis
-calls parallel really is (the runtime vectorizes those loops)."""
+conditionals, triangular nests, dependence distances held in variables.  Used
+to check end to end that what analysis calls parallel really is (the runtime
+vectorizes those loops) and, with ``mapped=True`` (HPF directives: BLOCK,
+CYCLIC(k), stride, offset and reflection alignments, transposed alignment to
+another array), that every rank count gives gfortran's results."""
 
 from __future__ import annotations
 
 import random
 
 HEADER = """      PROGRAM FZ
-      INTEGER N, I, J, IX
+      INTEGER N, I, J, IX, K
       PARAMETER (N = 12)
       DOUBLE PRECISION A(0:N+3), B(N,N), C(N,N), W(0:N+1), S, T
       INTEGER IDX(N)
@@ -42,9 +45,10 @@ def _c(rng: random.Random) -> str:
     return f"{rng.choice([0.25, 0.5, 0.75, 1.25])}D0"
 
 
-def _nest(rng: random.Random, k: int) -> str:
+def _nest(rng: random.Random, k: int, mapped: bool = False) -> str:
     lbl = 10 * (k + 1)
-    kind = rng.randrange(18)
+    # mapped programs favour the dependences that cross rank boundaries
+    kind = rng.choice(range(19)) if not mapped else rng.choice((*range(19), 0, 1, 11, 18, 18, 18, 18))
     d = rng.choice([-2, -1, 1, 2])
     if kind == 0:  # 1-D shift, either direction
         lo, hi = 2, 12
@@ -103,11 +107,47 @@ def _nest(rng: random.Random, k: int) -> str:
         return (f"      DO {lbl} I = 1, N\n   {lbl} A(MOD(I,5)+1) = A(MOD(I,5)+1) * {_c(rng)} + A(I+1)\n")
     if kind == 17:  # indirection through an integer array (a permutation)
         return (f"      DO {lbl} I = 1, N\n   {lbl} C(IDX(I),2) = C(I,3) * {_c(rng)} + C(IDX(I),2)\n")
+    if kind == 18:  # a distance held in a variable the analysis cannot know, either direction
+        if rng.random() < 0.5:  # a value constant propagation finds
+            k = f"      K = {rng.randrange(1, 8)}\n"
+        else:
+            k = f"      K = MOD(IDX({rng.randrange(1, 13)}), {rng.choice([3, 5, 7])}) + 1\n"
+        if rng.random() < 0.5:
+            return k + f"      DO {lbl} I = K, N + 3\n   {lbl} A(I) = A(I - K) * {_c(rng)} + {_c(rng)}\n"
+        return k + (f"      DO {lbl} J = 1, N\n      DO {lbl} I = N - K, 1, -1\n"
+                    f"   {lbl} B(I,J) = B(I + K,J) * {_c(rng)} + C(I,J)\n")
     # backward loop reading the left neighbour (a dependence only in one direction)
     return (f"      DO {lbl} I = N, 2, -1\n   {lbl} A(I) = A(I-1) * {_c(rng)} + A(I)\n")
 
 
-def program(seed: int, nests: int = 5) -> str:
+#: Mappings of A (1-D, indices 0..N+3): distributions and alignments to a template.
+A_MAPPINGS = (
+    "CHPF$ DISTRIBUTE A(BLOCK)\n",
+    "CHPF$ DISTRIBUTE A(CYCLIC)\n",
+    "CHPF$ DISTRIBUTE A(CYCLIC(3))\n",
+    "CHPF$ TEMPLATE TA(2*N+8)\nCHPF$ ALIGN A(I) WITH TA(2*I+1)\nCHPF$ DISTRIBUTE TA(BLOCK)\n",
+    "CHPF$ TEMPLATE TA(N+4)\nCHPF$ ALIGN A(I) WITH TA(N+4-I)\nCHPF$ DISTRIBUTE TA(BLOCK)\n",
+    "CHPF$ TEMPLATE TA(N+6)\nCHPF$ ALIGN A(I) WITH TA(I+2)\nCHPF$ DISTRIBUTE TA(CYCLIC(2))\n",
+)
+B_MAPPINGS = ("(BLOCK, *)", "(*, BLOCK)", "(BLOCK, BLOCK)", "(CYCLIC, *)", "(*, CYCLIC(2))")
+C_MAPPINGS = (
+    "CHPF$ ALIGN C(I,J) WITH B(I,J)\n",
+    "CHPF$ ALIGN C(I,J) WITH B(J,I)\n",
+    "CHPF$ DISTRIBUTE C(*, BLOCK)\n",
+    "",
+)
+
+
+def directives(rng: random.Random) -> str:
+    """HPF directives mapping A, B and C (W stays a replicated work array)."""
+    return (rng.choice(A_MAPPINGS) + f"CHPF$ DISTRIBUTE B{rng.choice(B_MAPPINGS)}\n"
+            + rng.choice(C_MAPPINGS))
+
+
+def program(seed: int, nests: int = 5, mapped: bool = False) -> str:
     rng = random.Random(seed)
-    body = "".join(_nest(rng, k) for k in range(nests))
-    return HEADER + body + FOOTER
+    body = "".join(_nest(rng, k, mapped) for k in range(nests))
+    if not mapped:
+        return HEADER + body + FOOTER
+    head, _, rest = HEADER.partition("      DO 1 J = 1, N\n")
+    return head + directives(random.Random(seed + 7919)) + "      DO 1 J = 1, N\n" + rest + body + FOOTER

@@ -459,8 +459,9 @@ class Planner:
                                                 arr.dtype, "p2p", region=plan.region)
                 if pipe is not None and any(pipe):
                     sched = exchange_schedule(arr.layout, Explicit(tuple(tuple(x) for x in pipe)), nranks)
-                    use.pipeline = PipelineLink(sched, ex.comms.comm, arr.storage_maps(), dst_maps, arr.dtype,
-                                                plan.region)
+                    # both halves work on the phase's storage (the window, when there is one):
+                    # what a rank sends is what it computed there
+                    use.pipeline = PipelineLink(sched, ex.comms.comm, dst_maps, dst_maps, arr.dtype, plan.region)
             plan.uses[name] = use
         gp = GenPlan(sets, executes, guards, store)
         fname = f"_phase_{shape.unit.name}_{shape.phase.id}"
