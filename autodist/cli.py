@@ -65,7 +65,9 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(_command_module(module).run(args) or 0)
     except AutodistError as exc:
-        print(f"autodist: error: {exc}", file=sys.stderr)
+        from .frontend.source import readable
+
+        print(f"autodist: error: {readable(str(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("autodist: interrupted", file=sys.stderr)

@@ -61,12 +61,40 @@ class Source:
     texts: tuple[tuple[str, tuple[str, ...]], ...]  # file -> its own text lines
 
 
+#: Source bytes are read one byte to one character: Fortran CHARACTER data are bytes,
+#: so lengths, ICHAR and output match a compiler's whatever the file's encoding, and
+#: writing a line back with the same codec gives its bytes back unchanged.
+SOURCE_CODEC = "latin-1"
+
+
 def decode(data: bytes) -> str:
-    """Source bytes as text: UTF-8, else Latin-1 (which maps every byte, so nothing is lost)."""
+    """Source bytes as text, one character per byte (see :data:`SOURCE_CODEC`)."""
+    return data.decode(SOURCE_CODEC)
+
+
+def as_source_text(text: str) -> str:
+    """Text given as a string (UTF-8 when it is written out) in the form a file of
+    its bytes is read in."""
+    return text.encode("utf-8", "surrogateescape").decode(SOURCE_CODEC)
+
+
+def readable(text: str) -> str:
+    """Source text shown to a user: its bytes as UTF-8 where they are UTF-8."""
     try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        return data.decode("latin-1")
+        return text.encode(SOURCE_CODEC).decode("utf-8")
+    except (UnicodeEncodeError, UnicodeDecodeError):
+        return text
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def split_lines(text: str, keepends: bool = False) -> list[str]:
+    """The lines of a source text as compilers count them: ended by LF, CR LF or a
+    lone CR (a form feed or another control character is part of its line, unlike
+    :meth:`str.splitlines`)."""
+    lines = _LINE.findall(text)
+    return lines if keepends else [line.rstrip("\r\n") for line in lines]
 
 
 def _read(path: str, where: Origin | None) -> tuple[str, ...]:
@@ -77,7 +105,7 @@ def _read(path: str, where: Origin | None) -> tuple[str, ...]:
         if where is not None:
             raise IncludeError(f"cannot read include file '{path}': {reason}", where.file, where.line) from None
         raise FortranError(f"cannot read source file: {reason}", file=path) from None
-    return tuple(decode(data).splitlines())
+    return tuple(split_lines(decode(data)))
 
 
 def include_name(line: str, form: str) -> str | None:
@@ -129,7 +157,7 @@ def load(
                 raise IncludeError(f"INCLUDE '{name}' includes itself (through {' -> '.join(chain)})", path, number)
             expand(target, texts.get(target) or _read(target, here), top or here, chain + (target,))
 
-    own = tuple(text.splitlines()) if text is not None else _read(file, None)
+    own = tuple(split_lines(as_source_text(text))) if text is not None else _read(file, None)
     expand(file, own, None, (file,))
     return Source(
         file=file,

@@ -239,3 +239,49 @@ def test_linpack_style_corpus_program_verifies():
     out = cli("run", str(src), "-np", "2", "--verify")
     assert out.returncode == 0, out.stderr
     assert "same results as gfortran" in out.stderr and "MAX ERROR" in out.stdout
+
+
+FALSE_ASSERTION = """      PROGRAM IND
+      INTEGER I
+      REAL A(10)
+CHPF$ DISTRIBUTE A(BLOCK)
+      DO 5 I = 1, 10
+    5 A(I) = REAL(I)
+CHPF$ INDEPENDENT
+      DO 10 I = 2, 10
+        A(I) = A(I - 1) + 1.0
+   10 CONTINUE
+CHPF$ INDEPENDENT, NEW(I)
+      DO 20 I = 1, 10
+        A(I) = A(I) * 2.0
+   20 CONTINUE
+      PRINT *, A(10)
+      END
+"""
+
+
+def test_a_false_independent_assertion_is_not_trusted_and_the_user_is_told():
+    path = source_file(FALSE_ASSERTION, "ind.f")
+    out = cli("run", str(path), "-np", "2")
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["20.0000000"]  # the loop ran in order
+    notes = [line for line in out.stderr.splitlines() if "INDEPENDENT" in line]
+    assert notes == [f"autodist: note: {path}:7: INDEPENDENT (DO I, line 8) not trusted: A(I-1) (line 9) reads what "
+                     "A(I) (line 9) wrote in an earlier iteration of I (flow, distance 1); the loop runs in order"]
+    assert "INDEPENDENT" not in cli("run", str(path), "-np", "2", "-q").stderr
+
+
+@pytest.mark.parametrize("encoding, ichar", [("utf-8", 195), ("latin-1", 233)])
+def test_character_data_are_the_source_bytes(tmp_path, encoding, ichar):
+    # CHARACTER data are bytes, as compilers see them: a non-ASCII letter of a UTF-8
+    # source takes two of the eight characters of S, one of a Latin-1 source; output
+    # gives back the bytes of the source
+    src = tmp_path / "chars.f"
+    text = ("      PROGRAM P\n      CHARACTER*8 S\n      S = 'h\u00e9llo'\n"
+            "      PRINT *, S, ICHAR(S(2:2)), LEN(S)\n      PRINT '(A,A)', S, '|'\n      END\n")
+    src.write_bytes(text.encode(encoding))
+    out = subprocess.run([sys.executable, "-m", "autodist", "run", "-q", str(src)], capture_output=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    word = "h\u00e9llo".encode(encoding)
+    pad = b" " * (8 - len(word))
+    assert out.stdout == b" " + word + pad + f"{ichar:>12d}{8:>12d}\n".encode() + word + pad + b"|\n"

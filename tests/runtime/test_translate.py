@@ -6,6 +6,8 @@ Constructs outside the subset are errors naming file:line before anything runs."
 from __future__ import annotations
 
 import io
+import math
+import shutil
 import subprocess
 
 import pytest
@@ -261,3 +263,45 @@ def test_outside_the_subset_before_running(fortran, body, what):
     with pytest.raises(UnsupportedError) as err:
         prepare([str(path)])
     assert what in str(err.value) and f"{path}:" in str(err.value)
+
+
+OVERFLOW = """
+      PROGRAM OVFL
+      INTEGER I, J, K, ISEED, M
+      INTEGER*8 L
+      I = 2147483647
+      I = I + 1
+      J = 65536
+      J = J * J
+      K = -I
+      M = 3
+      M = M ** 21
+      ISEED = 123456789
+      DO 10 J = 1, 5
+         ISEED = ISEED * 1103515245 + 12345
+   10 CONTINUE
+      L = 2147483647
+      L = L * 4
+      PRINT *, I, K, M, ISEED, MOD(ISEED, 1000), J
+      PRINT *, L, I + 0 * J
+      END
+"""
+
+
+def test_integer_overflow_wraps_as_in_fixed_width_arithmetic(fortran, tmp_path):
+    out, _ = run(fortran(OVERFLOW))
+    i = -2147483648
+    iseed = 123456789
+    for _ in range(5):
+        iseed = ((iseed * 1103515245 + 12345 + 2**31) % 2**32) - 2**31
+    m = ((3**21 + 2**31) % 2**32) - 2**31
+    words = out.split()
+    assert [int(w) for w in words[:6]] == [i, i, m, iseed, int(math.fmod(iseed, 1000)), 6]
+    assert [int(w) for w in words[6:]] == [2147483647 * 4, i]
+    if shutil.which("gfortran"):
+        from autodist.runtime.job.verify import GFORTRAN_FLAGS
+
+        exe = tmp_path / "a.out"
+        subprocess.run(["gfortran", *GFORTRAN_FLAGS, "-o", str(exe), str(tmp_path / "prog.f")], check=True,
+                       capture_output=True)
+        assert out == subprocess.run([str(exe)], capture_output=True, text=True).stdout

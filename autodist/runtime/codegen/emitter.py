@@ -102,9 +102,24 @@ class ExprGen:
 
     # ---------------------------------------------------------------- translation
 
+    #: Whether scalar INTEGER results wrap as gfortran's fixed-width arithmetic does
+    #: (not inside subscripts and bounds, where an overflow is out of bounds anyway).
+    wrap = True
+
     def int_expr(self, e: ir.Expr) -> str:
-        c, t, v = self.expr(e)
+        wrap, self.wrap = self.wrap, False
+        try:
+            c, t, v = self.expr(e)
+        finally:
+            self.wrap = wrap
         return ic.convert(c, t, ir.INTEGER, v) if ic.kind(t) != "i" else c
+
+    def wrapped(self, code: str, t: ir.Type, vec: bool) -> str:
+        """``code`` of an INTEGER result, wrapped to the width of ``t`` (scalars only:
+        vectors are numpy integers stored into arrays of the declared width)."""
+        if vec or not self.wrap or ic.kind(t) != "i":
+            return code
+        return f"i8({code})" if t.size == 8 else f"i4({code})"
 
     def typed(self, e: ir.Expr, t: ir.Type) -> str:
         c, et, v = self.expr(e)
@@ -130,7 +145,7 @@ class ExprGen:
             c, t, v = self.expr(e.operand)
             if e.op == "not":
                 return ((f"(~{c})" if v else f"(not {c})"), ir.LOGICAL, v)
-            return ((f"(-{c})" if e.op == "-" else c), t, v)
+            return ((self.wrapped(f"(-{c})", t, v) if e.op == "-" else c), t, v)
         if isinstance(e, ir.BinOp):
             return self.binop(e)
         if isinstance(e, ir.FuncRef):
@@ -160,7 +175,7 @@ class ExprGen:
                 return (ic.power_code((b, tt, base[2]), ("2", ir.INTEGER, False), 2, self.em.fresh("pw"))[0],
                         tt, base[2])
             code, t = ic.power_code(base, expo, const, self.em.fresh("pw"))
-            return (code, t, base[2] or expo[2])
+            return (self.wrapped(code, t, base[2] or expo[2]), t, base[2] or expo[2])
         left, right = self.expr(e.left), self.expr(e.right)
         lc, lt, lv = left
         rc, rt, rv = right
@@ -189,7 +204,7 @@ class ExprGen:
                 return ((f"vidiv({a}, {b})" if vec else f"idiv({a}, {b})"), t, vec)
             if k == "r8" and not vec and not _nonzero_const(e.right):
                 return (f"ddiv({a}, {b})", t, False)
-        return (f"({a} {op} {b})", t, vec)
+        return (self.wrapped(f"({a} {op} {b})", t, vec), t, vec)
 
     def funcref(self, e: ir.FuncRef) -> Code:
         if e.kind == "statement":

@@ -45,6 +45,13 @@ def kind(t: ir.Type) -> str:
 
 
 #: numpy dtype of a vector of each kind.
+def io_kind(t: ir.Type) -> str:
+    """The kind code of an output item: :func:`kind`, with the width of an INTEGER
+    other than the default ("i1", "i2", "i8"), which list-directed output shows."""
+    k = kind(t)
+    return k if k != "i" or t.size == 4 else f"i{t.size}"
+
+
 VECTOR_DTYPE = {"i": "np.int64", "r4": "np.float32", "r8": "np.float64", "c8": "np.complex64",
                 "c16": "np.complex128", "l": "np.bool_"}
 

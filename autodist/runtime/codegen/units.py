@@ -572,7 +572,7 @@ class UnitTranslator:
             em(f"{lst}.append((a_{item.name}, 'array'))")
             return
         c, t, _ = self.ex.expr(item)
-        em(f"{lst}.append(({c}, {ic.kind(t)!r}))")
+        em(f"{lst}.append(({c}, {ic.io_kind(t)!r}))")
 
     # ---------------------------------------------------------------- directives
 

@@ -169,9 +169,13 @@ def g_edit(x: float, w: int, d: int, e: int | None, scale: int, plus: bool) -> s
 # --------------------------------------------------------------------------- list-directed
 
 
+#: List-directed width of an INTEGER by kind code: the longest value of its size.
+_LIST_INT = {"i1": 4, "i2": 6, "i": 11, "i8": 20}
+
+
 def _item_text(value: object, k: str) -> str:
-    if k == "i":
-        return f"{int(value):>11d}" if abs(int(value)) < 10 ** 10 else f"{int(value):>21d}"
+    if k in _LIST_INT:
+        return f"{int(value):>{_LIST_INT[k]}d}"
     if k in ("r4", "r8"):
         return g_list(float(value), k)
     if k == "l":
@@ -403,7 +407,7 @@ class _Writer:
         if c == "L":
             return ("T" if value else "F").rjust(w or 2)
         if c == "I":
-            if k not in ("i",):
+            if k not in _LIST_INT:
                 raise UnsupportedError(f"I editing of a {k} value")
             v = int(value)  # type: ignore[arg-type]
             digits = str(abs(v))
@@ -415,7 +419,7 @@ class _Writer:
             w = w if w is not None else 12
             return "*" * w if len(text) > w else text.rjust(w)
         x = float(value)  # type: ignore[arg-type]
-        if k == "i":
+        if k in _LIST_INT:
             raise UnsupportedError(f"{c} editing of an integer value")
         if w is None:
             w, d, e = {"r4": (15, 7, 2), "r8": (25, 16, 3)}.get(k, (15, 7, 2))
@@ -511,3 +515,11 @@ def flatten(values: np.ndarray) -> list:
     if flat.dtype == np.float32:
         return list(flat)
     return flat.tolist()
+
+
+def as_output(text: str) -> str:
+    """Records of byte characters (the runtime's CHARACTER values) as the text a
+    UTF-8 stream with ``errors="surrogateescape"`` writes as those same bytes."""
+    if text.isascii():
+        return text
+    return text.encode("latin-1", "replace").decode("utf-8", "surrogateescape")

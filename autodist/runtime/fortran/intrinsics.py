@@ -179,6 +179,17 @@ def rmod(a, b):
     return math.fmod(a, b) if b != 0 else math.nan
 
 
+def i4(x: int) -> int:
+    """An INTEGER result as gfortran's 32-bit arithmetic leaves it (two's complement wrap)."""
+    return x if -0x80000000 <= x <= 0x7FFFFFFF else ((x + 0x80000000) & 0xFFFFFFFF) - 0x80000000
+
+
+def i8(x: int) -> int:
+    """An INTEGER*8 result as 64-bit arithmetic leaves it."""
+    return x if -0x8000000000000000 <= x <= 0x7FFFFFFFFFFFFFFF else \
+        ((x + 0x8000000000000000) & 0xFFFFFFFFFFFFFFFF) - 0x8000000000000000
+
+
 def ipow(a: int, b: int) -> int:
     """INTEGER ** INTEGER (a negative power truncates like a division)."""
     if b >= 0:
@@ -389,7 +400,7 @@ def btest(i, pos) -> bool:
 HELPERS: dict[str, object] = {
     "np": np, "math": math, "F4": F4, "C8": C8,
     "idiv": idiv, "vidiv": vidiv, "vidivk": vidivk, "imod": imod, "vimod": vimod, "rmod": rmod,
-    "ipow": ipow, "vipow": vipow, "powi": powi, "vpowi": vpowi,
+    "i4": i4, "i8": i8, "ipow": ipow, "vipow": vipow, "powi": powi, "vpowi": vpowi,
     "nint": nint, "vnint": vnint, "anint": anint, "aint": aint, "vint": vint,
     "rsign": rsign, "isign": isign, "dim": dim, "ddiv": ddiv, "cabs4": cabs4,
     "ichar": ichar, "index_": index_, "ishft": ishft, "btest": btest,

@@ -77,12 +77,21 @@ def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
     """Run the program of ``req`` on ``comm`` (see the module docstring)."""
     from ..spmd.executor import Executor, RunOptions
 
-    out = out if out is not None else sys.stdout
+    if out is None:
+        out = sys.stdout
+        if hasattr(out, "reconfigure"):  # the program's bytes, whatever they are (fortran.formats.as_output)
+            out.reconfigure(errors="surrogateescape")
     rank = comm.Get_rank()
     prepared = _shared(comm, lambda: prepare(req.files, req.include_dirs))
     if prepared is None:
         return 2
     program, analysis, translations = prepared
+    if rank == 0 and not req.quiet:
+        from ...analysis.assertions import independent_assertions
+
+        for a in independent_assertions(analysis):
+            if not a.trusted:
+                print(f"autodist: note: {a.note()}", file=sys.stderr)
     tee = io.StringIO() if req.verify else None
     stream = _Tee(out, tee) if tee is not None else out
     options = RunOptions(vectorize=req.vectorize, distribute=req.distribute)
@@ -159,11 +168,11 @@ def _write_json(path: str, doc: dict) -> None:
 
 
 def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(f".{target.name}.tmp.npz")
-    np.savez(tmp, **arrays)
-    tmp.replace(target)
+    from ...fileio import write_bytes_atomically
+
+    buf = io.BytesIO()
+    np.savez(buf, **arrays)
+    write_bytes_atomically(path, buf.getvalue())
 
 
 def _verify(req: RunRequest, program, analysis, translations, arrays, bounds, printed: str) -> bool:

@@ -31,10 +31,13 @@ from pathlib import Path
 import numpy as np
 
 from ... import ir
+from ...frontend.source import SOURCE_CODEC, decode, split_lines
 from ..comm.storage import numpy_dtype
 
 DEFAULT_RTOL = 1e-12
-GFORTRAN_FLAGS = ("-O2", "-nostdinc")
+#: -fwrapv: INTEGER overflow wraps (two's complement), as legacy codes — random number
+#: generators above all — expect and as the runtime computes.
+GFORTRAN_FLAGS = ("-O2", "-nostdinc", "-fwrapv")
 _FIRST_UNIT = 71
 
 
@@ -150,20 +153,22 @@ def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
         tmpd = Path(tmp)
         sources = []
         for k, f in enumerate(dict.fromkeys(u.span.file for u in program.units)):
-            text = Path(f).read_text().splitlines()
+            text = split_lines(decode(Path(f).read_bytes()))
             if f == main.span.file and arrays:
                 end = main.span.last - 1
                 text = text[:end] + _dump_lines(arrays) + text[end:]
             out = tmpd / f"src{k}_{Path(f).name}"
-            out.write_text("\n".join(text) + "\n")
+            out.write_bytes(("\n".join(text) + "\n").encode(SOURCE_CODEC))
             sources.append(out)
         incs = [f"-I{Path(f).resolve().parent}" for f in program.files] + [f"-I{d}" for d in include_dirs]
         exe = tmpd / "prog"
         build = subprocess.run([gf, *GFORTRAN_FLAGS, *dict.fromkeys(incs), "-o", str(exe), *map(str, sources)],
-                               capture_output=True, text=True, timeout=timeout)
+                               capture_output=True, encoding="utf-8", errors="replace", timeout=timeout)
         if build.returncode != 0:
             raise RuntimeError(f"gfortran could not compile the program: {build.stderr.strip()[-500:]}")
-        run = subprocess.run([str(exe)], capture_output=True, text=True, timeout=timeout, cwd=tmp)
+        # the program's bytes read as the runtime writes them (fortran.formats.as_output)
+        run = subprocess.run([str(exe)], capture_output=True, encoding="utf-8", errors="surrogateescape",
+                             timeout=timeout, cwd=tmp)
         got: dict[str, np.ndarray] = {}
         for k, name in enumerate(arrays):
             path = tmpd / f"fort.{_FIRST_UNIT + k}"

@@ -44,7 +44,7 @@ from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
 from ..codegen import intrinsic_code as ic
 from .arrays import Comms, ElementRef, RtArray
-from ..fortran.formats import flatten, format_records, list_directed
+from ..fortran.formats import as_output, flatten, format_records, list_directed
 from ..codegen.generated import GENERATED_HELPERS, StopProgram
 from ..codegen.facts import ProgramFacts, program_facts
 from ..codegen.units import Translation, translate_unit
@@ -418,7 +418,7 @@ class Executor:
         for value, k in items:
             if k == "array":
                 arr: RtArray = value
-                kk = ic.kind(arr.ftype)
+                kk = ic.io_kind(arr.ftype)
                 expanded.extend((v, kk) for v in flatten(arr.full(region="output")))
             else:
                 expanded.append((value, k))
@@ -426,7 +426,7 @@ class Executor:
             return
         records = [list_directed(expanded)] if fmt is None else format_records(fmt, expanded)
         stream = self.out if unit != 0 else sys.stderr
-        stream.write("".join(r + "\n" for r in records))
+        stream.write(as_output("".join(r + "\n" for r in records)))
 
     # ---------------------------------------------------------------- profiling hooks
 
