@@ -1,0 +1,135 @@
+"""Coverage of real programs: `analyze` and `annotate` over every program of a folder.
+
+    python benchmarks/corpus.py DIR [--timeout 60] [--procs 16] [--machine NAME] [--build] [--json FILE]
+
+A program is each subfolder of DIR (all its Fortran files, INCLUDE files found
+next to them) or each Fortran file directly in DIR.  For each program, in a
+fresh process with a time limit, `autodist analyze` and then `autodist annotate
+-o TMPDIR` run as a user runs them; with --build, the annotated program is
+compiled with gfortran (-std=legacy) to check it still builds.  Printed per
+program: the outcome of each step (ok, refused = a one-line error and exit 2,
+INTERNAL = exit 3, timeout), the seconds, and the first line of the message;
+then the totals.  Keep the corpus itself outside the repository.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+SUFFIXES = {".f", ".for", ".f77", ".ftn", ".F", ".FOR", ".fpp"}
+OUTCOMES = {0: "ok", 1: "ok", 2: "refused", 3: "INTERNAL"}
+
+
+@dataclass
+class Step:
+    outcome: str
+    seconds: float
+    message: str = ""
+
+
+@dataclass
+class Program:
+    name: str
+    files: list[str]
+    steps: dict[str, Step] = field(default_factory=dict)
+
+
+def programs(root: Path) -> list[Program]:
+    out = []
+    for entry in sorted(root.iterdir()):
+        if entry.is_dir():
+            files = sorted(str(p) for p in entry.rglob("*") if p.suffix in SUFFIXES and p.is_file())
+            if files:
+                out.append(Program(entry.name, files))
+        elif entry.suffix in SUFFIXES:
+            out.append(Program(entry.name, [str(entry)]))
+    return out
+
+
+def _message(stderr: str) -> str:
+    lines = [l for l in stderr.splitlines() if l.startswith("autodist: error") or "internal error" in l]
+    text = lines[0] if lines else (stderr.strip().splitlines() or [""])[-1]
+    return text.replace("autodist: error: ", "")[:200]
+
+
+def _run(cmd: list[str], timeout: float, cwd: str | None = None) -> Step:
+    t0 = time.perf_counter()
+    try:
+        done = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, cwd=cwd)
+    except subprocess.TimeoutExpired:
+        return Step("timeout", time.perf_counter() - t0, f"no answer in {timeout:g} s")
+    seconds = time.perf_counter() - t0
+    outcome = OUTCOMES.get(done.returncode, f"exit {done.returncode}")
+    return Step(outcome, seconds, "" if outcome == "ok" else _message(done.stderr))
+
+
+def _includes(files: list[str]) -> list[str]:
+    return [f"-I{d}" for d in sorted({str(Path(f).parent) for f in files})]
+
+
+def check(prog: Program, args) -> None:
+    autodist = [sys.executable, "-m", "autodist"]
+    inc = _includes(prog.files)
+    common = ["-q", *inc, "--machine", args.machine]
+    prog.steps["analyze"] = _run([*autodist, "analyze", "-q", *inc, *prog.files], args.timeout)
+    if prog.steps["analyze"].outcome != "ok":
+        return
+    with tempfile.TemporaryDirectory(prefix="autodist-corpus-") as tmp:
+        out = Path(tmp) / "out"
+        out.mkdir()
+        prog.steps["annotate"] = _run([*autodist, "annotate", *common, "--procs", str(args.procs), *prog.files,
+                                       "-o", str(out)], args.timeout)
+        if not args.build or prog.steps["annotate"].outcome != "ok" or shutil.which("gfortran") is None:
+            return
+        written = {Path(f).name: out / Path(f).name for f in prog.files}
+        sources = [str(written[Path(f).name]) if written[Path(f).name].exists() else f for f in prog.files]
+        prog.steps["build"] = _run(["gfortran", "-std=legacy", "-w", "-c", *inc, *sources], args.timeout, cwd=tmp)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("dir", type=Path)
+    ap.add_argument("--timeout", type=float, default=60.0, help="seconds per step (default 60)")
+    ap.add_argument("--procs", type=int, default=16, help="processors for annotate (default 16)")
+    ap.add_argument("--machine", default="ddt1997", help="machine profile (default ddt1997)")
+    ap.add_argument("--build", action="store_true", help="compile the annotated program with gfortran")
+    ap.add_argument("--json", type=Path, help="write the results as JSON")
+    args = ap.parse_args(argv)
+    if not args.dir.is_dir():
+        ap.error(f"{args.dir}: not a folder")
+    progs = programs(args.dir)
+    width = max((len(p.name) for p in progs), default=8)
+    for prog in progs:
+        check(prog, args)
+        cols = []
+        for name in ("analyze", "annotate", "build"):
+            st = prog.steps.get(name)
+            cols.append(f"{name} {st.outcome:<8} {st.seconds:6.1f}s" if st else f"{name} {'-':<8} {'':7}")
+        why = next((s.message for s in prog.steps.values() if s.message), "")
+        print(f"{prog.name:<{width}}  {len(prog.files):3d} file(s)  " + "  ".join(cols) + (f"  {why}" if why else ""),
+              flush=True)
+    print()
+    for name in ("analyze", "annotate", "build"):
+        got = [p.steps[name] for p in progs if name in p.steps]
+        if not got:
+            continue
+        counts = {o: sum(s.outcome == o for s in got) for o in dict.fromkeys(s.outcome for s in got)}
+        slowest = max(s.seconds for s in got)
+        print(f"{name:<8}: {len(got)} run, " + ", ".join(f"{n} {o}" for o, n in counts.items())
+              + f"; slowest {slowest:.1f} s")
+    print(f"programs: {len(progs)}")
+    if args.json:
+        args.json.write_text(json.dumps([asdict(p) for p in progs], indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
