@@ -21,8 +21,107 @@ Conventions
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import cached_property
-from typing import Iterator, Union
+from typing import Iterator
+
+__all__ = [
+    "Kind", "Op", "UnaryOp", "FuncKind", "IoKind", "SymbolKind", "UnitKind", "Span", "Type",
+    "INTEGER", "REAL", "DOUBLE", "COMPLEX", "LOGICAL", "NOTYPE", "Expr", "Const", "Name", "Index",
+    "FuncRef", "BinOp", "UnOp", "Substring", "ImpliedDo", "OpaqueExpr", "Stmt", "Assign", "Do",
+    "DoWhile", "Branch", "If", "ArithIf", "Goto", "ComputedGoto", "Continue", "Call", "Return",
+    "Stop", "Io", "Directive", "Opaque", "Dim", "Symbol", "Common", "Data", "StmtFunction", "Unit",
+    "Program",
+]
+
+# --------------------------------------------------------------------------- kinds
+
+
+class Kind(str, Enum):
+    """A kind written as a string: each member *is* its lower-case string, so a
+    member compares, hashes, prints and serializes exactly as the string does
+    (``Op.ADD == "+"``, ``f"{IoKind.READ}" == "read"``)."""
+
+    __str__ = str.__str__
+    __format__ = str.__format__
+    __repr__ = str.__repr__
+
+
+class Op(Kind):
+    """The operator of a :class:`BinOp`."""
+
+    ADD = "+"
+    SUB = "-"
+    MUL = "*"
+    DIV = "/"
+    POW = "**"
+    CONCAT = "//"
+    EQ = "=="
+    NE = "/="
+    LT = "<"
+    LE = "<="
+    GT = ">"
+    GE = ">="
+    AND = "and"
+    OR = "or"
+    EQV = "eqv"
+    NEQV = "neqv"
+
+
+class UnaryOp(Kind):
+    """The operator of a :class:`UnOp`."""
+
+    NEG = "-"
+    PLUS = "+"
+    NOT = "not"
+
+
+class FuncKind(Kind):
+    """What a :class:`FuncRef` names."""
+
+    INTRINSIC = "intrinsic"
+    EXTERNAL = "external"
+    STATEMENT = "statement"  # a statement function of the same unit
+
+
+class IoKind(Kind):
+    """The statement an :class:`Io` is."""
+
+    PRINT = "print"
+    WRITE = "write"
+    READ = "read"
+    FORMAT = "format"
+    OPEN = "open"
+    CLOSE = "close"
+    REWIND = "rewind"
+    BACKSPACE = "backspace"
+    ENDFILE = "endfile"
+    INQUIRE = "inquire"
+
+
+class SymbolKind(Kind):
+    """What a :class:`Symbol` is."""
+
+    VARIABLE = "variable"
+    PARAMETER = "parameter"
+    FUNCTION = "function"
+    STATEMENT_FUNCTION = "statement_function"
+    INTRINSIC = "intrinsic"
+    SUBROUTINE = "subroutine"
+
+
+class UnitKind(Kind):
+    """What a :class:`Unit` is."""
+
+    PROGRAM = "program"
+    SUBROUTINE = "subroutine"
+    FUNCTION = "function"
+    BLOCKDATA = "blockdata"
+
+
+def _coerce(node: object, field_name: str, kind: type[Kind]) -> None:
+    """Store ``node.field_name`` as a member of ``kind`` (a frozen dataclass's field)."""
+    object.__setattr__(node, field_name, kind(getattr(node, field_name)))
 
 # --------------------------------------------------------------------------- spans
 
@@ -132,7 +231,10 @@ class FuncRef(Expr):
 
     name: str
     args: tuple[Expr, ...]
-    kind: str
+    kind: FuncKind
+
+    def __post_init__(self) -> None:
+        _coerce(self, "kind", FuncKind)
 
     def children(self) -> tuple[Expr, ...]:
         return self.args
@@ -145,9 +247,12 @@ class BinOp(Expr):
     ``== /= < <= > >=`` (relational, from ``.EQ.`` etc. too),
     ``and or eqv neqv`` (logical)."""
 
-    op: str
+    op: Op
     left: Expr
     right: Expr
+
+    def __post_init__(self) -> None:
+        _coerce(self, "op", Op)
 
     def children(self) -> tuple[Expr, ...]:
         return (self.left, self.right)
@@ -157,8 +262,11 @@ class BinOp(Expr):
 class UnOp(Expr):
     """A unary operation: ``-``, ``+`` or ``not``."""
 
-    op: str
+    op: UnaryOp
     operand: Expr
+
+    def __post_init__(self) -> None:
+        _coerce(self, "op", UnaryOp)
 
     def children(self) -> tuple[Expr, ...]:
         return (self.operand,)
@@ -197,94 +305,6 @@ class OpaqueExpr(Expr):
 
     text: str
     reason: str
-
-
-# --------------------------------------------------------------------------- affine forms
-
-
-@dataclass(frozen=True)
-class Affine:
-    """``const + sum(coef * var)``; ``terms`` sorted by variable name, no zero coefs."""
-
-    const: int
-    terms: tuple[tuple[str, int], ...] = ()
-
-    @property
-    def vars(self) -> tuple[str, ...]:
-        return tuple(v for v, _ in self.terms)
-
-    def coef(self, var: str) -> int:
-        for v, c in self.terms:
-            if v == var:
-                return c
-        return 0
-
-    @property
-    def is_const(self) -> bool:
-        return not self.terms
-
-    def __add__(self, other: "Affine") -> "Affine":
-        acc = dict(self.terms)
-        for v, c in other.terms:
-            acc[v] = acc.get(v, 0) + c
-        return Affine(self.const + other.const, _norm(acc))
-
-    def scale(self, k: int) -> "Affine":
-        return Affine(self.const * k, _norm({v: c * k for v, c in self.terms}))
-
-    def __neg__(self) -> "Affine":
-        return self.scale(-1)
-
-    def __sub__(self, other: "Affine") -> "Affine":
-        return self + (-other)
-
-    def __str__(self) -> str:
-        parts = []
-        for v, c in self.terms:
-            parts.append(v if c == 1 else f"-{v}" if c == -1 else f"{c}*{v}")
-        if self.const > 0 and parts and parts[0].startswith("-"):
-            parts.insert(0, str(self.const))  # "65-II" rather than "-II+65"
-        elif self.const or not parts:
-            parts.append(str(self.const))
-        return "+".join(parts).replace("+-", "-")
-
-
-def _norm(acc: dict[str, int]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted((v, c) for v, c in acc.items() if c != 0))
-
-
-def affine(expr: Expr) -> Affine | None:
-    """The affine form of an integer expression, or None when it is not affine.
-
-    Affine: integer constants, scalar names, ``+``, ``-``, unary minus, and ``*``
-    where one side is constant.  Anything else (array elements as in
-    ``A(IDX(I))``, products of two variables, division, function calls) is not.
-    """
-    if isinstance(expr, Const):
-        if isinstance(expr.value, bool) or not isinstance(expr.value, int):
-            return None
-        return Affine(expr.value)
-    if isinstance(expr, Name):
-        return Affine(0, ((expr.name, 1),))
-    if isinstance(expr, UnOp) and expr.op in "+-":
-        a = affine(expr.operand)
-        if a is None:
-            return None
-        return -a if expr.op == "-" else a
-    if isinstance(expr, BinOp) and expr.op in ("+", "-", "*"):
-        left, right = affine(expr.left), affine(expr.right)
-        if left is None or right is None:
-            return None
-        if expr.op == "+":
-            return left + right
-        if expr.op == "-":
-            return left - right
-        if left.is_const:
-            return right.scale(left.const)
-        if right.is_const:
-            return left.scale(right.const)
-        return None
-    return None
 
 
 # --------------------------------------------------------------------------- statements
@@ -446,12 +466,15 @@ class Io(Stmt):
     ``("FILE", Const("x.dat"))``.
     """
 
-    kind: str
+    kind: IoKind
     unit: Expr | None
     fmt: object
     items: tuple[Expr, ...]
     text: str = ""
     specs: tuple[tuple[str, Expr], ...] = ()
+
+    def __post_init__(self) -> None:
+        _coerce(self, "kind", IoKind)
 
     def exprs(self) -> tuple[Expr, ...]:
         return self.items + ((self.unit,) if self.unit is not None else ())
@@ -524,7 +547,7 @@ class Symbol:
 
     name: str
     type: Type
-    kind: str = "variable"
+    kind: SymbolKind = SymbolKind.VARIABLE
     dims: tuple[Dim, ...] | None = None
     value: Expr | None = None  # PARAMETER value (folded Const when foldable)
     dummy: bool = False
@@ -535,6 +558,9 @@ class Symbol:
     save: bool = False
     implicit: bool = False
     span: Span | None = None
+
+    def __post_init__(self) -> None:
+        _coerce(self, "kind", SymbolKind)
 
     @property
     def is_array(self) -> bool:
@@ -605,7 +631,7 @@ class Unit:
     (preprocessor lines, NAMELIST, ...), each an :class:`Opaque` with a reason.
     """
 
-    kind: str  # "program" | "subroutine" | "function" | "blockdata"
+    kind: UnitKind
     name: str
     args: tuple[str, ...]
     symbols: tuple[Symbol, ...]
@@ -622,6 +648,9 @@ class Unit:
     result_type: Type | None = None
     opaque_decls: tuple[Opaque, ...] = ()
 
+    def __post_init__(self) -> None:
+        _coerce(self, "kind", UnitKind)
+
     @cached_property
     def _by_name(self) -> dict[str, Symbol]:
         return {s.name: s for s in self.symbols}
@@ -631,10 +660,12 @@ class Unit:
 
     @property
     def arrays(self) -> tuple[Symbol, ...]:
-        return tuple(s for s in self.symbols if s.is_array and s.kind == "variable")
+        return tuple(s for s in self.symbols if s.is_array and s.kind == SymbolKind.VARIABLE)
 
     def statements(self) -> Iterator[Stmt]:
         """Every statement of the body, nested ones included, in source order."""
+        from .queries import walk
+
         yield from walk(self.body)
 
 
@@ -660,7 +691,7 @@ class Program:
     @property
     def main(self) -> Unit | None:
         for u in self.units:
-            if u.kind == "program":
+            if u.kind == UnitKind.PROGRAM:
                 return u
         return None
 
@@ -669,30 +700,3 @@ class Program:
             if f == file:
                 return lines
         raise KeyError(file)
-
-
-# --------------------------------------------------------------------------- walking
-
-StmtList = tuple[Stmt, ...]
-AnyStmt = Union[Stmt]
-
-
-def walk(stmts: tuple[Stmt, ...]) -> Iterator[Stmt]:
-    """All statements in ``stmts`` and nested in them, pre-order (source order)."""
-    for s in stmts:
-        yield s
-        for block in s.blocks():
-            yield from walk(block)
-
-
-def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:
-    """Every expression (and sub-expression) appearing directly in ``stmt``."""
-    for e in stmt.exprs():
-        yield from e.walk()
-
-
-def array_refs(expr: Expr) -> Iterator[Index]:
-    """Every array element reference inside ``expr`` (itself included)."""
-    for e in expr.walk():
-        if isinstance(e, Index):
-            yield e

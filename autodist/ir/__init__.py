@@ -1,0 +1,47 @@
+"""The intermediate representation and the services every stage uses on it.
+
+* :mod:`.nodes` -- the frozen dataclasses the front end builds (statements,
+  expressions, declarations, units) and the kinds they carry as string enums
+  (:class:`Op`, :class:`UnaryOp`, :class:`FuncKind`, :class:`IoKind`,
+  :class:`SymbolKind`, :class:`UnitKind`);
+* :mod:`.queries` -- the walker and the common queries (names, labels, jump
+  targets, mentions);
+* :mod:`.evaluate` -- the one evaluator of integer expressions and affine forms,
+  with Fortran semantics.
+
+Everything is re-exported here: ``from autodist import ir; ir.Do``.
+"""
+
+from .evaluate import (
+    Affine,
+    IntEvaluator,
+    affine,
+    constant,
+    eval_affine,
+    int_intrinsic,
+    int_mod,
+    int_power,
+    int_value,
+    trips,
+    trunc_div,
+)
+from .nodes import *  # noqa: F401,F403
+from .nodes import __all__ as _nodes_all
+from .queries import (
+    array_refs,
+    jump_targets,
+    labels,
+    mentions,
+    names,
+    stmt_exprs,
+    stmt_names,
+    stmts_mention,
+    walk,
+)
+
+__all__ = list(_nodes_all) + [
+    "Affine", "IntEvaluator", "affine", "constant", "eval_affine", "int_intrinsic", "int_mod",
+    "int_power", "int_value", "trips", "trunc_div",
+    "array_refs", "jump_targets", "labels", "mentions", "names", "stmt_exprs", "stmt_names",
+    "stmts_mention", "walk",
+]

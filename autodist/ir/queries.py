@@ -1,0 +1,74 @@
+"""Walking the IR and the small questions every stage asks of it.
+
+:func:`walk` visits statements (nested blocks included) and :func:`stmt_exprs`
+the expressions of one statement (sub-expressions included); the queries below
+are built on the two, so that "which names does this read" or "which labels
+does this jump to" has one answer everywhere.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Iterator
+
+from .nodes import ArithIf, ComputedGoto, Expr, Goto, Index, Name, Stmt
+
+
+def walk(stmts: Iterable[Stmt]) -> Iterator[Stmt]:
+    """All statements in ``stmts`` and nested in them, pre-order (source order)."""
+    for s in stmts:
+        yield s
+        for block in s.blocks():
+            yield from walk(block)
+
+
+def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:
+    """Every expression (and sub-expression) appearing directly in ``stmt``."""
+    for e in stmt.exprs():
+        yield from e.walk()
+
+
+def array_refs(expr: Expr) -> Iterator[Index]:
+    """Every array element reference inside ``expr`` (itself included)."""
+    for e in expr.walk():
+        if isinstance(e, Index):
+            yield e
+
+
+def names(expr: Expr) -> set[str]:
+    """The names used as :class:`Name` (scalars, whole arrays) inside ``expr``."""
+    return {x.name for x in expr.walk() if isinstance(x, Name)}
+
+
+def stmt_names(stmt: Stmt) -> set[str]:
+    """The :class:`Name` names in the expressions appearing directly in ``stmt``."""
+    return {x.name for x in stmt_exprs(stmt) if isinstance(x, Name)}
+
+
+def mentions(expr: Expr, name: str) -> bool:
+    """Does ``name`` appear in ``expr``, as a :class:`Name` or an array reference?"""
+    return any(isinstance(x, (Name, Index)) and x.name == name for x in expr.walk())
+
+
+def stmts_mention(stmts: Iterable[Stmt], name: str) -> bool:
+    """Does ``name`` appear in an expression of ``stmts`` (nested ones included)?"""
+    return any(
+        isinstance(x, (Name, Index)) and x.name == name for s in walk(stmts) for x in stmt_exprs(s)
+    )
+
+
+def labels(stmts: Iterable[Stmt]) -> set[int]:
+    """The labels of ``stmts`` and of the statements nested in them."""
+    return {s.label for s in walk(stmts) if s.label is not None}
+
+
+def jump_targets(stmts: Iterable[Stmt]) -> set[int]:
+    """The labels that GO TOs and arithmetic IFs in ``stmts`` (nested ones included) jump to."""
+    out: set[int] = set()
+    for s in walk(stmts):
+        if isinstance(s, Goto):
+            out.add(s.target)
+        elif isinstance(s, ComputedGoto):
+            out |= set(s.targets)
+        elif isinstance(s, ArithIf):
+            out |= {s.neg, s.zero, s.pos}
+    return out
