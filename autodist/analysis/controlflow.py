@@ -31,7 +31,6 @@ from scipy.sparse import linalg as sparse_linalg
 from .. import ir
 from .loops import TripCounter, loop_values
 from .model import PhaseFlow, Transition
-from .substitute import _jump_targets
 
 #: Loops are split by decidable conditions only into this many segments at most;
 #: beyond that (MOD patterns) the fraction of iterations is used as a probability.
@@ -159,10 +158,6 @@ def _conditions(stmts: tuple[ir.Stmt, ...]) -> list[ir.Expr]:
     return out
 
 
-def _mentions(e: ir.Expr, var: str) -> bool:
-    return any(isinstance(x, ir.Name) and x.name == var for x in e.walk())
-
-
 # ---------------------------------------------------------------------- the builder
 
 
@@ -203,7 +198,7 @@ class FlowBuilder:
         control only falls through and the run composes exactly in sequence.
         The Markov chain is over runs (sparse: each has at most a few
         successors), so its size follows the jumps, not the statements."""
-        targets = {t for s in items for t in _jump_targets(s)}
+        targets = ir.jump_targets(items)
         runs: list[list[ir.Stmt]] = []
         for k, s in enumerate(items):
             if not runs or (s.label is not None and s.label in targets) or _jumps(items[k - 1]):
@@ -374,7 +369,7 @@ class FlowBuilder:
                 self.assumptions.append(
                     f"DO {s.var} at line {s.span.first}: trip count {self.counter.assumed[(s.span.file, s.span.first)]}")
             return loop(n, self.block(s.body))
-        conds = [c for c in _conditions(s.body) if _mentions(c, s.var)]
+        conds = [c for c in _conditions(s.body) if ir.mentions(c, s.var)]
         if not conds or len(values) > MAX_ENUMERATED:
             return self._counted(s, len(values))
         # truth vector of every decidable condition for every iteration

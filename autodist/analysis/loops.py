@@ -180,7 +180,7 @@ class TripCounter:
             return self._unknown_trips(do) * self.count(rest, env)
         if not rest:
             return float(len(values))
-        if not any(do.var in _bound_vars(inner) for inner in rest):
+        if not any(do.var in ir.stmt_names(inner) for inner in rest):
             # rectangular with respect to this variable
             return len(values) * self.count(rest, env) if len(values) else 0.0
         n = len(values)
@@ -203,15 +203,6 @@ class TripCounter:
         if entries == 0:
             return 0.0
         return self.count(outer + (do,), env) / entries
-
-
-def _bound_vars(do: ir.Do) -> set[str]:
-    names: set[str] = set()
-    for e in do.exprs():
-        for x in e.walk():
-            if isinstance(x, ir.Name):
-                names.add(x.name)
-    return names
 
 
 def affine_range(expr: ir.Expr, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:

@@ -98,35 +98,27 @@ class UnitContext:
             tail = tail + self.order[start: self.index[id(do)]]
         for stmt, _, conditional in tail:
             if isinstance(stmt, ir.If) or isinstance(stmt, ir.DoWhile):
-                if any(name in _names(e) for e in stmt.exprs()):
+                if name in ir.stmt_names(stmt):
                     return stmt.span.first
                 continue
             if isinstance(stmt, ir.Do):
-                if any(name in _names(e) for e in stmt.exprs()):
+                if name in ir.stmt_names(stmt):
                     return stmt.span.first
                 if stmt.var == name and not conditional:
                     return None
                 continue
             if name in reads_of_stmt(stmt):
                 return stmt.span.first
-            if isinstance(stmt, ir.Call) and any(name in _names(a) for a in stmt.args):
+            if isinstance(stmt, ir.Call) and any(name in ir.names(a) for a in stmt.args):
                 return stmt.span.first
             if name in writes_of_stmt(stmt) and not conditional:
                 return None
         return None
 
 
-def _names(e: ir.Expr) -> set[str]:
-    return {x.name for x in e.walk() if isinstance(x, ir.Name)}
-
-
-def _labels(stmts: tuple[ir.Stmt, ...]) -> set[int]:
-    return {s.label for s in ir.walk(stmts) if s.label is not None}
-
-
 def _obstacles(do: ir.Do, uc: UnitContext) -> list[Dependence]:
     out: list[Dependence] = []
-    inside = _labels(do.body)
+    inside = ir.labels(do.body)
     for s in ir.walk(do.body):
         line = s.span.first
         if isinstance(s, ir.Io) and s.kind != "format":
@@ -137,12 +129,7 @@ def _obstacles(do: ir.Do, uc: UnitContext) -> list[Dependence]:
             what = "STOP" if isinstance(s, ir.Stop) else "RETURN"
             out.append(Dependence("exit", what, line, line, None, f"{what} at line {line} leaves the loop"))
         elif isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithIf)):
-            targets = (
-                (s.target,) if isinstance(s, ir.Goto)
-                else s.targets if isinstance(s, ir.ComputedGoto)
-                else (s.neg, s.zero, s.pos)
-            )
-            if any(t not in inside for t in targets):
+            if any(t not in inside for t in ir.branch_targets(s)):
                 out.append(Dependence("exit", "GOTO", line, line, None, f"jump out of the loop at line {line}"))
         if isinstance(s, ir.Call):
             eff = uc.effects.get(s.name)

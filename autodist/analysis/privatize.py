@@ -161,14 +161,6 @@ def written_first(stmts: tuple[ir.Stmt, ...], array: str) -> bool:
     return visit(stmts, {}, False) and seen_write
 
 
-def _mentions(stmts: tuple[ir.Stmt, ...], array: str) -> bool:
-    for s in ir.walk(stmts):
-        for e in s.exprs():
-            if any(isinstance(x, (ir.Index, ir.Name)) and x.name == array for x in e.walk()):
-                return True
-    return False
-
-
 def dead_after(unit: ir.Unit, loop: ir.Do, array: str, read_elsewhere: bool) -> bool:
     """Is the value ``array`` has after ``loop`` never read?"""
     sym = unit.symbol(array)
@@ -176,7 +168,7 @@ def dead_after(unit: ir.Unit, loop: ir.Do, array: str, read_elsewhere: bool) -> 
         return False
     # every other top-level statement (or loop nest) touching it writes it first
     for s in _top_nests(unit.body):
-        if s is loop or not _mentions((s,), array):
+        if s is loop or not ir.stmts_mention((s,), array):
             continue
         if _contains(s, loop):
             if _mentioned_around(s, loop, array):
@@ -200,7 +192,7 @@ def _mentioned_around(outer: ir.Stmt, loop: ir.Do, array: str) -> bool:
             if _contains(s, loop):
                 if _mentioned_around(s, loop, array):
                     return True
-            elif _mentions((s,), array):
+            elif ir.stmts_mention((s,), array):
                 return True
     return False
 

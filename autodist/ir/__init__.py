@@ -29,6 +29,7 @@ from .nodes import *  # noqa: F401,F403
 from .nodes import __all__ as _nodes_all
 from .queries import (
     array_refs,
+    branch_targets,
     jump_targets,
     labels,
     mentions,
@@ -42,6 +43,6 @@ from .queries import (
 __all__ = list(_nodes_all) + [
     "Affine", "IntEvaluator", "affine", "constant", "eval_affine", "int_intrinsic", "int_mod",
     "int_power", "int_value", "trips", "trunc_div",
-    "array_refs", "jump_targets", "labels", "mentions", "names", "stmt_exprs", "stmt_names",
+    "array_refs", "branch_targets", "jump_targets", "labels", "mentions", "names", "stmt_exprs", "stmt_names",
     "stmts_mention", "walk",
 ]

@@ -61,14 +61,17 @@ def labels(stmts: Iterable[Stmt]) -> set[int]:
     return {s.label for s in walk(stmts) if s.label is not None}
 
 
+def branch_targets(stmt: Stmt) -> tuple[int, ...]:
+    """The labels ``stmt`` itself may jump to: a GO TO's, a computed GO TO's, an arithmetic IF's."""
+    if isinstance(stmt, Goto):
+        return (stmt.target,)
+    if isinstance(stmt, ComputedGoto):
+        return stmt.targets
+    if isinstance(stmt, ArithIf):
+        return (stmt.neg, stmt.zero, stmt.pos)
+    return ()
+
+
 def jump_targets(stmts: Iterable[Stmt]) -> set[int]:
     """The labels that GO TOs and arithmetic IFs in ``stmts`` (nested ones included) jump to."""
-    out: set[int] = set()
-    for s in walk(stmts):
-        if isinstance(s, Goto):
-            out.add(s.target)
-        elif isinstance(s, ComputedGoto):
-            out |= set(s.targets)
-        elif isinstance(s, ArithIf):
-            out |= {s.neg, s.zero, s.pos}
-    return out
+    return {t for s in walk(stmts) for t in branch_targets(s)}
