@@ -29,6 +29,7 @@ from scipy import sparse
 from scipy.sparse import linalg as sparse_linalg
 
 from .. import ir
+from ..ir.evaluate import RELATIONS
 from .loops import TripCounter, loop_values
 from .model import PhaseFlow, Transition
 
@@ -127,26 +128,24 @@ def _decide(cond: ir.Expr, env: dict[str, int]) -> bool | None:
     """Truth of a condition given loop variable values, or None when unknown."""
     if isinstance(cond, ir.Const) and isinstance(cond.value, bool):
         return cond.value
-    if isinstance(cond, ir.UnOp) and cond.op == "not":
+    if isinstance(cond, ir.UnOp) and cond.op == ir.UnaryOp.NOT:
         v = _decide(cond.operand, env)
         return None if v is None else not v
     if isinstance(cond, ir.BinOp):
-        if cond.op in ("and", "or", "eqv", "neqv"):
+        if cond.op in (ir.Op.AND, ir.Op.OR, ir.Op.EQV, ir.Op.NEQV):
             a, b = _decide(cond.left, env), _decide(cond.right, env)
-            if cond.op == "and":
+            if cond.op == ir.Op.AND:
                 return False if a is False or b is False else (None if a is None or b is None else True)
-            if cond.op == "or":
+            if cond.op == ir.Op.OR:
                 return True if a is True or b is True else (None if a is None or b is None else False)
             if a is None or b is None:
                 return None
-            return (a == b) if cond.op == "eqv" else (a != b)
-        if cond.op in ("==", "/=", "<", "<=", ">", ">="):
-            from .loops import eval_affine
-
-            x, y = eval_affine(cond.left, env), eval_affine(cond.right, env)
+            return (a == b) if cond.op == ir.Op.EQV else (a != b)
+        if cond.op in RELATIONS:
+            x, y = ir.eval_affine(cond.left, env), ir.eval_affine(cond.right, env)
             if x is None or y is None:
                 return None
-            return {"==": x == y, "/=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[cond.op]
+            return RELATIONS[cond.op](x, y)
     return None
 
 

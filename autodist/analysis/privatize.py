@@ -21,30 +21,18 @@ from __future__ import annotations
 import math
 
 from .. import ir
-from .loops import eval_affine
+from .loops import affine_range
+
 
 Hull = tuple[tuple[float, float], ...]
-
-
-def _range(a: ir.Affine, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
-    lo = hi = float(a.const)
-    for v, k in a.terms:
-        r = ranges.get(v)
-        if r is None:
-            return (-math.inf, math.inf)
-        x, y = k * r[0], k * r[1]
-        lo += min(x, y)
-        hi += max(x, y)
-    return (lo, hi)
 
 
 def _hull(x: ir.Index, ranges: dict[str, tuple[float, float]]) -> Hull | None:
     out = []
     for s in x.subscripts:
-        a = ir.affine(s)
-        if a is None:
+        if ir.affine(s) is None:
             return None
-        r = _range(a, ranges)
+        r = affine_range(s, ranges)
         if not (math.isfinite(r[0]) and math.isfinite(r[1])):
             return None
         out.append(r)
@@ -91,12 +79,11 @@ def _inside(h: Hull, covers: list[Hull]) -> bool:
 
 
 def _loop_range(do: ir.Do, ranges: dict[str, tuple[float, float]]) -> tuple[float, float] | None:
-    lo, hi = eval_affine(do.start, {}), eval_affine(do.end, {})
+    lo, hi = ir.eval_affine(do.start, {}), ir.eval_affine(do.end, {})
     if lo is None or hi is None:
-        a, b = ir.affine(do.start), ir.affine(do.end)
-        if a is None or b is None:
+        if ir.affine(do.start) is None or ir.affine(do.end) is None:
             return None
-        ra, rb = _range(a, ranges), _range(b, ranges)
+        ra, rb = affine_range(do.start, ranges), affine_range(do.end, ranges)
         lo_f, hi_f = min(ra[0], rb[0]), max(ra[1], rb[1])
         if not (math.isfinite(lo_f) and math.isfinite(hi_f)):
             return None

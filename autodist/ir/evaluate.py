@@ -19,8 +19,9 @@ constants -- asks this module, so they agree on what Fortran says:
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass
-from typing import Callable, Container, Mapping
+from typing import Any, Callable, Container, Mapping
 
 from .nodes import BinOp, Const, Expr, FuncKind, FuncRef, Name, Op, UnaryOp, UnOp
 
@@ -57,6 +58,16 @@ def trips(start: int, end: int, step: int) -> int:
     """Fortran 77 iteration count of ``DO V = start, end, step`` (``step != 0``)."""
     return max(0, trunc_div(end - start + step, step))
 
+
+#: The relational operators as functions (of integers, reals or blank-padded strings).
+RELATIONS: dict[Op, Callable[[Any, Any], bool]] = {
+    Op.EQ: operator.eq,
+    Op.NE: operator.ne,
+    Op.LT: operator.lt,
+    Op.LE: operator.le,
+    Op.GT: operator.gt,
+    Op.GE: operator.ge,
+}
 
 _INT_MIN = ("MIN", "MIN0")
 _INT_MAX = ("MAX", "MAX0")
