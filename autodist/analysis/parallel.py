@@ -121,7 +121,7 @@ def _obstacles(do: ir.Do, uc: UnitContext) -> list[Dependence]:
     inside = ir.labels(do.body)
     for s in ir.walk(do.body):
         line = s.span.first
-        if isinstance(s, ir.Io) and s.kind != "format":
+        if isinstance(s, ir.Io) and s.kind != ir.IoKind.FORMAT:
             out.append(Dependence("io", s.kind.upper(), line, line, None, f"{s.kind.upper()} statement at line {line}"))
         elif isinstance(s, ir.Opaque):
             out.append(Dependence("opaque", "", line, line, None, f"unmodelled statement at line {line} ({s.reason})"))
@@ -138,7 +138,7 @@ def _obstacles(do: ir.Do, uc: UnitContext) -> list[Dependence]:
                 out.append(Dependence("call", s.name, line, line, None, f"CALL {s.name} at line {line} ({why})"))
         for e in s.exprs():
             for x in e.walk():
-                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
                     eff = uc.effects.get(x.name)
                     if eff is None or not eff.pure:
                         out.append(Dependence("call", x.name, line, line, None,
@@ -159,7 +159,7 @@ def _refs(do: ir.Do, uc: UnitContext, skip: set[int], variant: set[str]) -> list
         written: list[ir.Index] = []
         if isinstance(s, ir.Assign) and isinstance(s.target, ir.Index):
             written.append(s.target)
-        if isinstance(s, ir.Io) and s.kind == "read":
+        if isinstance(s, ir.Io) and s.kind == ir.IoKind.READ:
             written.extend(i for i in s.items if isinstance(i, ir.Index))
         # an array (or an element: sequence association) passed to a procedure may
         # be read anywhere: a reference with unknown subscripts (an impure callee
@@ -186,7 +186,7 @@ def passed_arrays(s: ir.Stmt, uc: UnitContext) -> list[str]:
         calls.append(s.args)
     for e in s.exprs():
         for x in e.walk():
-            if isinstance(x, ir.FuncRef) and x.kind == "external":
+            if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
                 calls.append(x.args)
     for args in calls:
         for a in args:
@@ -366,9 +366,9 @@ def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects]) -> Effe
         elif isinstance(s, ir.Do):
             writes.add(s.var)
         elif isinstance(s, ir.Io):
-            if s.kind not in ("format",):
+            if s.kind != ir.IoKind.FORMAT:
                 io = True
-            if s.kind == "read":
+            if s.kind == ir.IoKind.READ:
                 writes.update(i.name for i in s.items if isinstance(i, (ir.Name, ir.Index)))
         elif isinstance(s, ir.Stop):
             stops = True
@@ -396,7 +396,7 @@ def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects]) -> Effe
             for x in e.walk():
                 if isinstance(x, (ir.Name, ir.Index)):
                     reads.add(x.name)
-                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
                     eff = callee_effects.get(x.name)
                     if eff is None or not eff.pure:
                         writes_common = True

@@ -39,7 +39,7 @@ def reads_of_stmt(s: ir.Stmt) -> set[str]:
             for sub in s.target.children():
                 out |= ir.names(sub)
         return out
-    if isinstance(s, ir.Io) and s.kind == "read":
+    if isinstance(s, ir.Io) and s.kind == ir.IoKind.READ:
         for item in s.items:
             if not isinstance(item, ir.Name):
                 for sub in item.children():
@@ -56,7 +56,7 @@ def writes_of_stmt(s: ir.Stmt) -> set[str]:
         return {s.target.name}
     if isinstance(s, ir.Do):
         return {s.var}
-    if isinstance(s, ir.Io) and s.kind == "read":
+    if isinstance(s, ir.Io) and s.kind == ir.IoKind.READ:
         return {i.name for i in s.items if isinstance(i, ir.Name)}
     return set()
 
@@ -69,13 +69,13 @@ def reduction_form(s: ir.Stmt) -> tuple[str, str, ir.Expr] | None:
         if len(body) == 1 and isinstance(body[0], ir.Assign) and isinstance(cond, ir.BinOp):
             tgt, val = body[0].target, body[0].value
             c = cond
-            if c.op in (">", ">=") and c.left == val and c.right == tgt:
+            if c.op in (ir.Op.GT, ir.Op.GE) and c.left == val and c.right == tgt:
                 return _key(tgt), "max", tgt
-            if c.op in ("<", "<=") and c.left == tgt and c.right == val:
+            if c.op in (ir.Op.LT, ir.Op.LE) and c.left == tgt and c.right == val:
                 return _key(tgt), "max", tgt
-            if c.op in ("<", "<=") and c.left == val and c.right == tgt:
+            if c.op in (ir.Op.LT, ir.Op.LE) and c.left == val and c.right == tgt:
                 return _key(tgt), "min", tgt
-            if c.op in (">", ">=") and c.left == tgt and c.right == val:
+            if c.op in (ir.Op.GT, ir.Op.GE) and c.left == tgt and c.right == val:
                 return _key(tgt), "min", tgt
         return None
     if not isinstance(s, ir.Assign):
@@ -83,14 +83,14 @@ def reduction_form(s: ir.Stmt) -> tuple[str, str, ir.Expr] | None:
     tgt, val = s.target, s.value
     if not isinstance(tgt, (ir.Name, ir.Index)):
         return None
-    if isinstance(val, ir.BinOp) and val.op in ("+", "-", "*"):
-        op = "*" if val.op == "*" else "+"
+    if isinstance(val, ir.BinOp) and val.op in (ir.Op.ADD, ir.Op.SUB, ir.Op.MUL):
+        op = "*" if val.op == ir.Op.MUL else "+"
         if val.left == tgt and not ir.mentions(val.right, tgt.name):
             return _key(tgt), op, tgt
-        if val.op != "-" and val.right == tgt and not ir.mentions(val.left, tgt.name):
+        if val.op != ir.Op.SUB and val.right == tgt and not ir.mentions(val.left, tgt.name):
             return _key(tgt), op, tgt
         return None
-    if isinstance(val, ir.FuncRef) and val.kind == "intrinsic" and (val.name in _MAX or val.name in _MIN):
+    if isinstance(val, ir.FuncRef) and val.kind == ir.FuncKind.INTRINSIC and (val.name in _MAX or val.name in _MIN):
         hits = [a for a in val.args if a == tgt]
         others = [a for a in val.args if a != tgt]
         if len(hits) == 1 and others and not any(ir.mentions(o, tgt.name) for o in others):
@@ -217,6 +217,6 @@ def scalars_assigned(stmts: tuple[ir.Stmt, ...]) -> set[str]:
             out |= {a.name for a in s.args if isinstance(a, ir.Name)}
         for e in s.exprs():
             for x in e.walk():
-                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
                     out |= {a.name for a in x.args if isinstance(a, ir.Name)}
     return out

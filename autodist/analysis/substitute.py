@@ -60,7 +60,7 @@ def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt
         # a whole-variable argument may be written by the callee: keep it a variable
         args = tuple(a if isinstance(a, ir.Name) else _replace(a, defs) for a in s.args)
         return dataclasses.replace(s, args=args)
-    if isinstance(s, (ir.ArithIf, ir.ComputedGoto, ir.Stop)) or (isinstance(s, ir.Io) and s.kind != "read"):
+    if isinstance(s, (ir.ArithIf, ir.ComputedGoto, ir.Stop)) or (isinstance(s, ir.Io) and s.kind != ir.IoKind.READ):
         return map_exprs(s, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
     return s
 
