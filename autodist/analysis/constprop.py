@@ -11,37 +11,10 @@ their callees, so constants flow down call chains.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
 
 from .. import ir
 from .callgraph import bottom_up, call_graph
 from .scalars import scalars_assigned
-
-
-def map_exprs(node, fn: Callable[[ir.Expr], ir.Expr]):
-    """A copy of an IR node with ``fn`` applied to every expression, bottom-up."""
-    if isinstance(node, ir.Expr):
-        if dataclasses.is_dataclass(node):
-            changes = {}
-            for f in dataclasses.fields(node):
-                v = getattr(node, f.name)
-                nv = map_exprs(v, fn)
-                if nv is not v:
-                    changes[f.name] = nv
-            node = dataclasses.replace(node, **changes) if changes else node
-        return fn(node)
-    if isinstance(node, tuple):
-        items = tuple(map_exprs(x, fn) for x in node)
-        return node if all(a is b for a, b in zip(items, node)) else items
-    if dataclasses.is_dataclass(node) and not isinstance(node, type) and not isinstance(node, ir.Span):
-        changes = {}
-        for f in dataclasses.fields(node):
-            v = getattr(node, f.name)
-            nv = map_exprs(v, fn)
-            if nv is not v:
-                changes[f.name] = nv
-        return dataclasses.replace(node, **changes) if changes else node
-    return node
 
 
 def _fold(e: ir.Expr) -> ir.Expr:
@@ -94,7 +67,7 @@ def specialize(program: ir.Program) -> tuple[ir.Program, dict[str, dict[str, int
                 return ir.Const(subst[e.name], ir.INTEGER)
             return _fold(e)
 
-        units[name] = map_exprs(unit, fn)
+        units[name] = ir.map_exprs(unit, fn)
     if not found:
         return program, {}
     new = dataclasses.replace(program, units=tuple(units[u.name] for u in program.units))

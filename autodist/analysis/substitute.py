@@ -16,14 +16,13 @@ from __future__ import annotations
 import dataclasses
 
 from .. import ir
-from .constprop import map_exprs
 from .scalars import scalars_assigned
 
 
 def _replace(expr: ir.Expr, defs: dict[str, ir.Expr]) -> ir.Expr:
     if not defs:
         return expr
-    return map_exprs(expr, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
+    return ir.map_exprs(expr, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
 
 
 def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt:
@@ -61,7 +60,7 @@ def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt
         args = tuple(a if isinstance(a, ir.Name) else _replace(a, defs) for a in s.args)
         return dataclasses.replace(s, args=args)
     if isinstance(s, (ir.ArithIf, ir.ComputedGoto, ir.Stop)) or (isinstance(s, ir.Io) and s.kind != ir.IoKind.READ):
-        return map_exprs(s, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
+        return ir.map_exprs(s, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
     return s
 
 

@@ -32,6 +32,7 @@ from .queries import (
     branch_targets,
     jump_targets,
     labels,
+    map_exprs,
     mentions,
     names,
     stmt_exprs,
@@ -41,8 +42,10 @@ from .queries import (
 )
 
 __all__ = list(_nodes_all) + [
+    # evaluate
     "Affine", "IntEvaluator", "affine", "constant", "eval_affine", "int_intrinsic", "int_mod",
     "int_power", "int_value", "trips", "trunc_div",
-    "array_refs", "branch_targets", "jump_targets", "labels", "mentions", "names", "stmt_exprs", "stmt_names",
-    "stmts_mention", "walk",
+    # queries
+    "array_refs", "branch_targets", "jump_targets", "labels", "map_exprs", "mentions", "names",
+    "stmt_exprs", "stmt_names", "stmts_mention", "walk",
 ]

@@ -1,16 +1,18 @@
-"""Walking the IR and the small questions every stage asks of it.
+"""Walking and transforming the IR, and the small questions every stage asks of it.
 
 :func:`walk` visits statements (nested blocks included) and :func:`stmt_exprs`
 the expressions of one statement (sub-expressions included); the queries below
 are built on the two, so that "which names does this read" or "which labels
-does this jump to" has one answer everywhere.
+does this jump to" has one answer everywhere.  :func:`map_exprs` rebuilds any
+node with a function applied to its expressions.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+import dataclasses
+from typing import Callable, Iterable, Iterator
 
-from .nodes import ArithIf, ComputedGoto, Expr, Goto, Index, Name, Stmt
+from .nodes import ArithIf, ComputedGoto, Expr, Goto, Index, Name, Span, Stmt
 
 
 def walk(stmts: Iterable[Stmt]) -> Iterator[Stmt]:
@@ -25,6 +27,31 @@ def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:
     """Every expression (and sub-expression) appearing directly in ``stmt``."""
     for e in stmt.exprs():
         yield from e.walk()
+
+
+def map_exprs(node, fn: Callable[[Expr], Expr]):
+    """A copy of an IR node (statement, unit, expression, tuple of them) with ``fn``
+    applied to every expression in it, bottom-up; unchanged parts are shared."""
+    if isinstance(node, Expr):
+        return fn(_map_fields(node, fn))
+    if isinstance(node, tuple):
+        items = tuple(map_exprs(x, fn) for x in node)
+        return node if all(a is b for a, b in zip(items, node)) else items
+    if not isinstance(node, (type, Span)):
+        return _map_fields(node, fn)
+    return node
+
+
+def _map_fields(node, fn: Callable[[Expr], Expr]):
+    if not dataclasses.is_dataclass(node):
+        return node
+    changes = {}
+    for f in dataclasses.fields(node):
+        v = getattr(node, f.name)
+        nv = map_exprs(v, fn)
+        if nv is not v:
+            changes[f.name] = nv
+    return dataclasses.replace(node, **changes) if changes else node
 
 
 def array_refs(expr: Expr) -> Iterator[Index]:

@@ -64,3 +64,14 @@ def test_names_and_mentions():
     assert ir.stmts_mention(do.body, "B") and not ir.stmts_mention(do.body, "N")
     assert [x.name for x in ir.array_refs(assign.target)] == ["B"]
     assert {x.name for x in ir.stmt_exprs(assign) if isinstance(x, ir.Index)} == {"A", "B"}
+
+
+def test_map_exprs_rebuilds_only_what_changes():
+    u = unit()
+    ten = ir.Const(10, ir.INTEGER)
+    new = ir.map_exprs(u, lambda e: ten if e == ir.Name("N") else e)
+    do, new_do = (next(s for s in x.body if isinstance(s, ir.Do)) for x in (u, new))
+    assert new_do.end == ten and do.end == ir.Name("N")
+    assert new_do.body is do.body  # nothing to replace inside: shared
+    assert not any(ir.mentions(e, "N") for s in new.statements() for e in s.exprs())
+    assert ir.map_exprs(u, lambda e: e) is u
