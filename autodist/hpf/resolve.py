@@ -15,8 +15,8 @@ does not remap any other).
 
 Default arrangement: a DISTRIBUTE without ``ONTO`` uses all ``nprocs``
 processors, factored over its distributed dimensions as squarely as possible
-(the smallest largest factor, larger factors first): 16 on two dimensions is
-4x4, 8 is 4x2, 12 is 4x3.  Declared arrangements may be larger than
+(:func:`autodist.layout.grids.default_grid`: the smallest largest factor,
+larger factors first): 16 on two dimensions is 4x4, 8 is 4x2, 12 is 4x3.  Declared arrangements may be larger than
 ``nprocs`` (``P2(20,10)`` on 4 ranks): the layout keeps the abstract shape,
 mapping abstract processors onto ranks is the runtime's business.
 
