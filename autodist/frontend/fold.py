@@ -20,7 +20,9 @@ import math
 
 import numpy as np
 
-from ..ir import LOGICAL, BinOp, Const, Expr, FuncKind, FuncRef, Index, ImpliedDo, Op, Substring, Type, UnaryOp, UnOp
+from ..ir import (
+    LOGICAL, BinOp, Const, Expr, FuncKind, FuncRef, Index, ImpliedDo, Op, Substring, Type, UnaryOp, UnOp,
+)
 from ..ir.evaluate import RELATIONS, int_mod, int_power, trunc_div
 from .intrinsics import INTRINSICS, result_type, widest
 

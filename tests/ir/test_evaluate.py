@@ -26,7 +26,9 @@ def call(name, *args):
     return ir.FuncRef(name, tuple(args), "intrinsic")
 
 
-@pytest.mark.parametrize("a, d, q", [(7, 2, 3), (-7, 2, -3), (7, -2, -3), (-7, -2, 3), (0, -5, 0), (6, 3, 2), (-1, 3, 0)])
+@pytest.mark.parametrize(
+    "a, d, q", [(7, 2, 3), (-7, 2, -3), (7, -2, -3), (-7, -2, 3), (0, -5, 0), (6, 3, 2), (-1, 3, 0)]
+)
 def test_division_truncates_toward_zero(a, d, q):
     assert trunc_div(a, d) == q
     assert int_value(b("/", c(a), c(d))) == q
@@ -36,7 +38,9 @@ def test_division_is_exact_beyond_float_precision():
     assert trunc_div(-(10**30) - 1, 10**15) == -(10**15)
 
 
-@pytest.mark.parametrize("a, d, r", [(7, 3, 1), (-7, 3, -1), (7, -3, 1), (-7, -3, -1), (6, 3, 0), (-6, 3, 0), (2, 5, 2)])
+@pytest.mark.parametrize(
+    "a, d, r", [(7, 3, 1), (-7, 3, -1), (7, -3, 1), (-7, -3, -1), (6, 3, 0), (-6, 3, 0), (2, 5, 2)]
+)
 def test_mod_takes_the_sign_of_its_first_argument(a, d, r):
     assert int_mod(a, d) == r
     assert int_value(call("MOD", c(a), c(d))) == r
@@ -131,7 +135,9 @@ def test_eval_affine_cancels_terms():
     assert eval_affine(b("/", n("N"), c(2)), {"N": -7}) == -3  # not affine: evaluated
 
 
-@pytest.mark.parametrize("start, end, step, n_", [(1, 10, 1, 10), (1, 10, 3, 4), (10, 1, -3, 4), (5, 1, 1, 0), (1, 1, -1, 1), (0, -1, 2, 0)])
+@pytest.mark.parametrize(
+    "start, end, step, n_", [(1, 10, 1, 10), (1, 10, 3, 4), (10, 1, -3, 4), (5, 1, 1, 0), (1, 1, -1, 1), (0, -1, 2, 0)]
+)
 def test_trip_counts(start, end, step, n_):
     assert trips(start, end, step) == n_
     assert n_ == len(range(start, end + (1 if step > 0 else -1), step))
