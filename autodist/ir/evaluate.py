@@ -23,7 +23,8 @@ import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Container, Mapping
 
-from .nodes import BinOp, Const, Expr, FuncKind, FuncRef, Name, Op, UnaryOp, UnOp
+from .kinds import FuncKind, Op, UnaryOp
+from .nodes import BinOp, Const, Expr, FuncRef, Name, UnOp
 
 # --------------------------------------------------------------------------- integer arithmetic
 

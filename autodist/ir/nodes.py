@@ -21,107 +21,18 @@ Conventions
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
 from functools import cached_property
 from typing import Iterator
 
+from .kinds import FuncKind, IoKind, Op, SymbolKind, UnaryOp, UnitKind, coerce
+
 __all__ = [
-    "Kind", "Op", "UnaryOp", "FuncKind", "IoKind", "SymbolKind", "UnitKind", "Span", "Type",
-    "INTEGER", "REAL", "DOUBLE", "COMPLEX", "LOGICAL", "NOTYPE", "Expr", "Const", "Name", "Index",
-    "FuncRef", "BinOp", "UnOp", "Substring", "ImpliedDo", "OpaqueExpr", "Stmt", "Assign", "Do",
-    "DoWhile", "Branch", "If", "ArithIf", "Goto", "ComputedGoto", "Continue", "Call", "Return",
-    "Stop", "Io", "Directive", "Opaque", "Dim", "Symbol", "Common", "Data", "StmtFunction", "Unit",
-    "Program",
+    "Span", "Type", "INTEGER", "REAL", "DOUBLE", "COMPLEX", "LOGICAL", "NOTYPE",
+    "Expr", "Const", "Name", "Index", "FuncRef", "BinOp", "UnOp", "Substring", "ImpliedDo", "OpaqueExpr",
+    "Stmt", "Assign", "Do", "DoWhile", "Branch", "If", "ArithIf", "Goto", "ComputedGoto", "Continue",
+    "Call", "Return", "Stop", "Io", "Directive", "Opaque",
+    "Dim", "Symbol", "Common", "Data", "StmtFunction", "Unit", "Program",
 ]
-
-# --------------------------------------------------------------------------- kinds
-
-
-class Kind(str, Enum):
-    """A kind written as a string: each member *is* its lower-case string, so a
-    member compares, hashes, prints and serializes exactly as the string does
-    (``Op.ADD == "+"``, ``f"{IoKind.READ}" == "read"``)."""
-
-    __str__ = str.__str__
-    __format__ = str.__format__
-    __repr__ = str.__repr__
-
-
-class Op(Kind):
-    """The operator of a :class:`BinOp`."""
-
-    ADD = "+"
-    SUB = "-"
-    MUL = "*"
-    DIV = "/"
-    POW = "**"
-    CONCAT = "//"
-    EQ = "=="
-    NE = "/="
-    LT = "<"
-    LE = "<="
-    GT = ">"
-    GE = ">="
-    AND = "and"
-    OR = "or"
-    EQV = "eqv"
-    NEQV = "neqv"
-
-
-class UnaryOp(Kind):
-    """The operator of a :class:`UnOp`."""
-
-    NEG = "-"
-    PLUS = "+"
-    NOT = "not"
-
-
-class FuncKind(Kind):
-    """What a :class:`FuncRef` names."""
-
-    INTRINSIC = "intrinsic"
-    EXTERNAL = "external"
-    STATEMENT = "statement"  # a statement function of the same unit
-
-
-class IoKind(Kind):
-    """The statement an :class:`Io` is."""
-
-    PRINT = "print"
-    WRITE = "write"
-    READ = "read"
-    FORMAT = "format"
-    OPEN = "open"
-    CLOSE = "close"
-    REWIND = "rewind"
-    BACKSPACE = "backspace"
-    ENDFILE = "endfile"
-    INQUIRE = "inquire"
-
-
-class SymbolKind(Kind):
-    """What a :class:`Symbol` is."""
-
-    VARIABLE = "variable"
-    PARAMETER = "parameter"
-    FUNCTION = "function"
-    STATEMENT_FUNCTION = "statement_function"
-    INTRINSIC = "intrinsic"
-    SUBROUTINE = "subroutine"
-
-
-class UnitKind(Kind):
-    """What a :class:`Unit` is."""
-
-    PROGRAM = "program"
-    SUBROUTINE = "subroutine"
-    FUNCTION = "function"
-    BLOCKDATA = "blockdata"
-
-
-def _coerce(node: object, field_name: str, kind: type[Kind]) -> None:
-    """Store ``node.field_name`` as a member of ``kind`` (a frozen dataclass's field)."""
-    object.__setattr__(node, field_name, kind(getattr(node, field_name)))
 
 # --------------------------------------------------------------------------- spans
 
@@ -234,7 +145,7 @@ class FuncRef(Expr):
     kind: FuncKind
 
     def __post_init__(self) -> None:
-        _coerce(self, "kind", FuncKind)
+        coerce(self, "kind", FuncKind)
 
     def children(self) -> tuple[Expr, ...]:
         return self.args
@@ -252,7 +163,7 @@ class BinOp(Expr):
     right: Expr
 
     def __post_init__(self) -> None:
-        _coerce(self, "op", Op)
+        coerce(self, "op", Op)
 
     def children(self) -> tuple[Expr, ...]:
         return (self.left, self.right)
@@ -266,7 +177,7 @@ class UnOp(Expr):
     operand: Expr
 
     def __post_init__(self) -> None:
-        _coerce(self, "op", UnaryOp)
+        coerce(self, "op", UnaryOp)
 
     def children(self) -> tuple[Expr, ...]:
         return (self.operand,)
@@ -474,7 +385,7 @@ class Io(Stmt):
     specs: tuple[tuple[str, Expr], ...] = ()
 
     def __post_init__(self) -> None:
-        _coerce(self, "kind", IoKind)
+        coerce(self, "kind", IoKind)
 
     def exprs(self) -> tuple[Expr, ...]:
         return self.items + ((self.unit,) if self.unit is not None else ())
@@ -560,7 +471,7 @@ class Symbol:
     span: Span | None = None
 
     def __post_init__(self) -> None:
-        _coerce(self, "kind", SymbolKind)
+        coerce(self, "kind", SymbolKind)
 
     @property
     def is_array(self) -> bool:
@@ -649,7 +560,7 @@ class Unit:
     opaque_decls: tuple[Opaque, ...] = ()
 
     def __post_init__(self) -> None:
-        _coerce(self, "kind", UnitKind)
+        coerce(self, "kind", UnitKind)
 
     @cached_property
     def _by_name(self) -> dict[str, Symbol]:
