@@ -11,55 +11,20 @@ their callees, so constants flow down call chains.
 from __future__ import annotations
 
 import dataclasses
-from typing import Callable
 
 from .. import ir
 from .callgraph import bottom_up, call_graph
 from .scalars import scalars_assigned
 
 
-def map_exprs(node, fn: Callable[[ir.Expr], ir.Expr]):
-    """A copy of an IR node with ``fn`` applied to every expression, bottom-up."""
-    if isinstance(node, ir.Expr):
-        if dataclasses.is_dataclass(node):
-            changes = {}
-            for f in dataclasses.fields(node):
-                v = getattr(node, f.name)
-                nv = map_exprs(v, fn)
-                if nv is not v:
-                    changes[f.name] = nv
-            node = dataclasses.replace(node, **changes) if changes else node
-        return fn(node)
-    if isinstance(node, tuple):
-        items = tuple(map_exprs(x, fn) for x in node)
-        return node if all(a is b for a, b in zip(items, node)) else items
-    if dataclasses.is_dataclass(node) and not isinstance(node, type) and not isinstance(node, ir.Span):
-        changes = {}
-        for f in dataclasses.fields(node):
-            v = getattr(node, f.name)
-            nv = map_exprs(v, fn)
-            if nv is not v:
-                changes[f.name] = nv
-        return dataclasses.replace(node, **changes) if changes else node
-    return node
-
-
-def _int_const(e: ir.Expr) -> int | None:
-    if isinstance(e, ir.Const) and type(e.value) is int:
-        return e.value
-    a = ir.affine(e)
-    return a.const if a is not None and a.is_const else None
-
-
 def _fold(e: ir.Expr) -> ir.Expr:
-    """Fold integer +, -, * of constants (bounds like N+1 after substitution)."""
-    if isinstance(e, ir.BinOp) and e.op in ("+", "-", "*"):
-        a, b = _int_const(e.left), _int_const(e.right)
-        if a is not None and b is not None and isinstance(e.left, ir.Const) and isinstance(e.right, ir.Const):
-            v = a + b if e.op == "+" else a - b if e.op == "-" else a * b
+    """Fold integer +, -, * and negation of constants (bounds like N+1 after substitution)."""
+    if (isinstance(e, ir.BinOp) and e.op in (ir.Op.ADD, ir.Op.SUB, ir.Op.MUL)
+            and isinstance(e.left, ir.Const) and isinstance(e.right, ir.Const)) or (
+            isinstance(e, ir.UnOp) and e.op == ir.UnaryOp.NEG and isinstance(e.operand, ir.Const)):
+        v = ir.int_value(e)
+        if v is not None:
             return ir.Const(v, ir.INTEGER)
-    if isinstance(e, ir.UnOp) and e.op == "-" and isinstance(e.operand, ir.Const) and type(e.operand.value) is int:
-        return ir.Const(-e.operand.value, ir.INTEGER)
     return e
 
 
@@ -83,7 +48,7 @@ def specialize(program: ir.Program) -> tuple[ir.Program, dict[str, dict[str, int
                 if isinstance(s, ir.Call) and s.name == name:
                     for k in range(len(unit.args)):
                         a = s.args[k] if k < len(s.args) else None
-                        values.setdefault(k, set()).add(_int_const(a) if a is not None else None)
+                        values.setdefault(k, set()).add(ir.constant(a) if a is not None else None)
         modified = scalars_assigned(unit.body)
         subst: dict[str, int] = {}
         for k, dummy in enumerate(unit.args):
@@ -102,7 +67,7 @@ def specialize(program: ir.Program) -> tuple[ir.Program, dict[str, dict[str, int
                 return ir.Const(subst[e.name], ir.INTEGER)
             return _fold(e)
 
-        units[name] = map_exprs(unit, fn)
+        units[name] = ir.map_exprs(unit, fn)
     if not found:
         return program, {}
     new = dataclasses.replace(program, units=tuple(units[u.name] for u in program.units))

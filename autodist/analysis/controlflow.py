@@ -29,9 +29,9 @@ from scipy import sparse
 from scipy.sparse import linalg as sparse_linalg
 
 from .. import ir
+from ..ir.evaluate import RELATIONS
 from .loops import TripCounter, loop_values
 from .model import PhaseFlow, Transition
-from .substitute import _jump_targets
 
 #: Loops are split by decidable conditions only into this many segments at most;
 #: beyond that (MOD patterns) the fraction of iterations is used as a probability.
@@ -128,26 +128,24 @@ def _decide(cond: ir.Expr, env: dict[str, int]) -> bool | None:
     """Truth of a condition given loop variable values, or None when unknown."""
     if isinstance(cond, ir.Const) and isinstance(cond.value, bool):
         return cond.value
-    if isinstance(cond, ir.UnOp) and cond.op == "not":
+    if isinstance(cond, ir.UnOp) and cond.op == ir.UnaryOp.NOT:
         v = _decide(cond.operand, env)
         return None if v is None else not v
     if isinstance(cond, ir.BinOp):
-        if cond.op in ("and", "or", "eqv", "neqv"):
+        if cond.op in (ir.Op.AND, ir.Op.OR, ir.Op.EQV, ir.Op.NEQV):
             a, b = _decide(cond.left, env), _decide(cond.right, env)
-            if cond.op == "and":
+            if cond.op == ir.Op.AND:
                 return False if a is False or b is False else (None if a is None or b is None else True)
-            if cond.op == "or":
+            if cond.op == ir.Op.OR:
                 return True if a is True or b is True else (None if a is None or b is None else False)
             if a is None or b is None:
                 return None
-            return (a == b) if cond.op == "eqv" else (a != b)
-        if cond.op in ("==", "/=", "<", "<=", ">", ">="):
-            from .loops import eval_affine
-
-            x, y = eval_affine(cond.left, env), eval_affine(cond.right, env)
+            return (a == b) if cond.op == ir.Op.EQV else (a != b)
+        if cond.op in RELATIONS:
+            x, y = ir.eval_affine(cond.left, env), ir.eval_affine(cond.right, env)
             if x is None or y is None:
                 return None
-            return {"==": x == y, "/=": x != y, "<": x < y, "<=": x <= y, ">": x > y, ">=": x >= y}[cond.op]
+            return RELATIONS[cond.op](x, y)
     return None
 
 
@@ -157,10 +155,6 @@ def _conditions(stmts: tuple[ir.Stmt, ...]) -> list[ir.Expr]:
         if isinstance(s, ir.If):
             out.extend(b.cond for b in s.branches if b.cond is not None)
     return out
-
-
-def _mentions(e: ir.Expr, var: str) -> bool:
-    return any(isinstance(x, ir.Name) and x.name == var for x in e.walk())
 
 
 # ---------------------------------------------------------------------- the builder
@@ -203,7 +197,7 @@ class FlowBuilder:
         control only falls through and the run composes exactly in sequence.
         The Markov chain is over runs (sparse: each has at most a few
         successors), so its size follows the jumps, not the statements."""
-        targets = {t for s in items for t in _jump_targets(s)}
+        targets = ir.jump_targets(items)
         runs: list[list[ir.Stmt]] = []
         for k, s in enumerate(items):
             if not runs or (s.label is not None and s.label in targets) or _jumps(items[k - 1]):
@@ -374,7 +368,7 @@ class FlowBuilder:
                 self.assumptions.append(
                     f"DO {s.var} at line {s.span.first}: trip count {self.counter.assumed[(s.span.file, s.span.first)]}")
             return loop(n, self.block(s.body))
-        conds = [c for c in _conditions(s.body) if _mentions(c, s.var)]
+        conds = [c for c in _conditions(s.body) if ir.mentions(c, s.var)]
         if not conds or len(values) > MAX_ENUMERATED:
             return self._counted(s, len(values))
         # truth vector of every decidable condition for every iteration
@@ -417,7 +411,7 @@ def _calls(s: ir.Stmt) -> bool:
     """Does ``s`` itself call a procedure (CALL, or an external function in its expressions)?"""
     if isinstance(s, ir.Call):
         return True
-    return any(isinstance(x, ir.FuncRef) and x.kind == "external" for e in s.exprs() for x in e.walk())
+    return any(isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL for e in s.exprs() for x in e.walk())
 
 
 def _forward_target(s: ir.Stmt) -> int | None:

@@ -1,7 +1,8 @@
 """Loops: walking statements with their enclosing loops, bounds, trip counts.
 
 Trip counts follow Fortran 77: ``max(0, (end - start + step) / step)`` with the
-division truncating.  Bounds that depend on outer loop variables (triangular
+division truncating (:func:`autodist.ir.trips`; bounds are evaluated by
+:func:`autodist.ir.eval_affine`).  Bounds that depend on outer loop variables (triangular
 nests) are counted exactly by enumerating the outer values (sampled evenly
 beyond :data:`ENUMERATION_LIMIT` values).  Bounds that are not known constants
 take the measured average from a profile run when there is one, else the
@@ -10,11 +11,11 @@ take the measured average from a profile run when there is one, else the
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Iterator
 
 from .. import ir
+from ..ir.evaluate import eval_affine, trips
 from .model import AnalysisOptions
 
 #: Outer-loop values enumerated exactly when counting triangular nests.
@@ -56,73 +57,8 @@ def step_of(do: ir.Do) -> int | None:
     """The loop step as an integer (1 when omitted), None when not a constant."""
     if do.step is None:
         return 1
-    a = ir.affine(do.step)
-    if a is None or not a.is_const or a.const == 0:
-        return None
-    return a.const
-
-
-def eval_affine(expr: ir.Expr, env: dict[str, int]) -> int | None:
-    """Value of an integer expression given some variable values, or None."""
-    a = ir.affine(expr)
-    if a is None:
-        return _eval_int(expr, env)
-    total = a.const
-    for v, c in a.terms:
-        if v not in env:
-            return None
-        total += c * env[v]
-    return total
-
-
-def _eval_int(expr: ir.Expr, env: dict[str, int]) -> int | None:
-    """Integer evaluation of the non-affine forms that appear in loop bounds
-    (``N/2``, ``MIN(I+3, N)``, ``MOD``, products)."""
-    if isinstance(expr, ir.Const):
-        return expr.value if type(expr.value) is int else None
-    if isinstance(expr, ir.Name):
-        return env.get(expr.name)
-    if isinstance(expr, ir.UnOp) and expr.op in "+-":
-        v = _eval_int(expr.operand, env)
-        return None if v is None else (-v if expr.op == "-" else v)
-    if isinstance(expr, ir.BinOp) and expr.op in ("+", "-", "*", "/", "**"):
-        a, b = _eval_int(expr.left, env), _eval_int(expr.right, env)
-        if a is None or b is None:
-            return None
-        if expr.op == "+":
-            return a + b
-        if expr.op == "-":
-            return a - b
-        if expr.op == "*":
-            return a * b
-        if expr.op == "/":
-            return None if b == 0 else fortran_div(a, b)
-        return a**b if b >= 0 else None
-    if isinstance(expr, ir.FuncRef) and expr.kind == "intrinsic":
-        vals = [_eval_int(x, env) for x in expr.args]
-        if any(v is None for v in vals) or not vals:
-            return None
-        if expr.name in ("MIN", "MIN0"):
-            return min(vals)  # type: ignore[type-var]
-        if expr.name in ("MAX", "MAX0"):
-            return max(vals)  # type: ignore[type-var]
-        if expr.name == "MOD" and len(vals) == 2 and vals[1]:
-            a, b = vals
-            return int(math.fmod(a, b))  # type: ignore[arg-type]
-        if expr.name in ("ABS", "IABS") and len(vals) == 1:
-            return abs(vals[0])  # type: ignore[arg-type]
-    return None
-
-
-def fortran_div(a: int, b: int) -> int:
-    """Integer division truncating toward zero, as Fortran does."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b > 0) else -q
-
-
-def trips(start: int, end: int, step: int) -> int:
-    """Fortran 77 iteration count of ``DO V = start, end, step``."""
-    return max(0, fortran_div(end - start + step, step))
+    step = ir.constant(do.step)
+    return None if step == 0 else step
 
 
 def loop_values(do: ir.Do, env: dict[str, int]) -> range | None:
@@ -180,7 +116,7 @@ class TripCounter:
             return self._unknown_trips(do) * self.count(rest, env)
         if not rest:
             return float(len(values))
-        if not any(do.var in _bound_vars(inner) for inner in rest):
+        if not any(do.var in ir.stmt_names(inner) for inner in rest):
             # rectangular with respect to this variable
             return len(values) * self.count(rest, env) if len(values) else 0.0
         n = len(values)
@@ -203,15 +139,6 @@ class TripCounter:
         if entries == 0:
             return 0.0
         return self.count(outer + (do,), env) / entries
-
-
-def _bound_vars(do: ir.Do) -> set[str]:
-    names: set[str] = set()
-    for e in do.exprs():
-        for x in e.walk():
-            if isinstance(x, ir.Name):
-                names.add(x.name)
-    return names
 
 
 def affine_range(expr: ir.Expr, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:

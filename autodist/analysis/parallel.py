@@ -10,7 +10,6 @@ pair, which distance.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cached_property
 
 from .. import ir
@@ -72,38 +71,30 @@ class UnitContext:
             tail = tail + self.order[start: self.index[id(do)]]
         for stmt, _, conditional in tail:
             if isinstance(stmt, ir.If) or isinstance(stmt, ir.DoWhile):
-                if any(name in _names(e) for e in stmt.exprs()):
+                if name in ir.stmt_names(stmt):
                     return stmt.span.first
                 continue
             if isinstance(stmt, ir.Do):
-                if any(name in _names(e) for e in stmt.exprs()):
+                if name in ir.stmt_names(stmt):
                     return stmt.span.first
                 if stmt.var == name and not conditional:
                     return None
                 continue
             if name in reads_of_stmt(stmt):
                 return stmt.span.first
-            if isinstance(stmt, ir.Call) and any(name in _names(a) for a in stmt.args):
+            if isinstance(stmt, ir.Call) and any(name in ir.names(a) for a in stmt.args):
                 return stmt.span.first
             if name in writes_of_stmt(stmt) and not conditional:
                 return None
         return None
 
 
-def _names(e: ir.Expr) -> set[str]:
-    return {x.name for x in e.walk() if isinstance(x, ir.Name)}
-
-
-def _labels(stmts: tuple[ir.Stmt, ...]) -> set[int]:
-    return {s.label for s in ir.walk(stmts) if s.label is not None}
-
-
 def _obstacles(do: ir.Do, uc: UnitContext) -> list[Dependence]:
     out: list[Dependence] = []
-    inside = _labels(do.body)
+    inside = ir.labels(do.body)
     for s in ir.walk(do.body):
         line = s.span.first
-        if isinstance(s, ir.Io) and s.kind != "format":
+        if isinstance(s, ir.Io) and s.kind != ir.IoKind.FORMAT:
             out.append(Dependence("io", s.kind.upper(), line, line, None, f"{s.kind.upper()} statement at line {line}"))
         elif isinstance(s, ir.Opaque):
             out.append(Dependence("opaque", "", line, line, None, f"unmodelled statement at line {line} ({s.reason})"))
@@ -111,12 +102,7 @@ def _obstacles(do: ir.Do, uc: UnitContext) -> list[Dependence]:
             what = "STOP" if isinstance(s, ir.Stop) else "RETURN"
             out.append(Dependence("exit", what, line, line, None, f"{what} at line {line} leaves the loop"))
         elif isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithIf)):
-            targets = (
-                (s.target,) if isinstance(s, ir.Goto)
-                else s.targets if isinstance(s, ir.ComputedGoto)
-                else (s.neg, s.zero, s.pos)
-            )
-            if any(t not in inside for t in targets):
+            if any(t not in inside for t in ir.branch_targets(s)):
                 out.append(Dependence("exit", "GOTO", line, line, None, f"jump out of the loop at line {line}"))
         if isinstance(s, ir.Call):
             eff = uc.effects.get(s.name)
@@ -125,7 +111,7 @@ def _obstacles(do: ir.Do, uc: UnitContext) -> list[Dependence]:
                 out.append(Dependence("call", s.name, line, line, None, f"CALL {s.name} at line {line} ({why})"))
         for e in s.exprs():
             for x in e.walk():
-                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
                     eff = uc.effects.get(x.name)
                     if eff is None or not eff.pure:
                         out.append(Dependence("call", x.name, line, line, None,
@@ -173,7 +159,7 @@ def passed_arrays(s: ir.Stmt, uc: UnitContext) -> list[str]:
         calls.append(s.args)
     for e in s.exprs():
         for x in e.walk():
-            if isinstance(x, ir.FuncRef) and x.kind == "external":
+            if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
                 calls.append(x.args)
     for args in calls:
         for a in args:
@@ -353,7 +339,7 @@ def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects]) -> Effe
         elif isinstance(s, ir.Do):
             writes.add(s.var)
         elif isinstance(s, ir.Io):
-            if s.kind not in ("format",):
+            if s.kind != ir.IoKind.FORMAT:
                 io = True
             for t in s.targets():
                 while isinstance(t, ir.Substring):
@@ -386,7 +372,7 @@ def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects]) -> Effe
             for x in e.walk():
                 if isinstance(x, (ir.Name, ir.Index)):
                     reads.add(x.name)
-                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
                     eff = callee_effects.get(x.name)
                     if eff is None or not eff.pure:
                         writes_common = True

@@ -21,30 +21,18 @@ from __future__ import annotations
 import math
 
 from .. import ir
-from .loops import eval_affine
+from .loops import affine_range
+
 
 Hull = tuple[tuple[float, float], ...]
-
-
-def _range(a: ir.Affine, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
-    lo = hi = float(a.const)
-    for v, k in a.terms:
-        r = ranges.get(v)
-        if r is None:
-            return (-math.inf, math.inf)
-        x, y = k * r[0], k * r[1]
-        lo += min(x, y)
-        hi += max(x, y)
-    return (lo, hi)
 
 
 def _hull(x: ir.Index, ranges: dict[str, tuple[float, float]]) -> Hull | None:
     out = []
     for s in x.subscripts:
-        a = ir.affine(s)
-        if a is None:
+        if ir.affine(s) is None:
             return None
-        r = _range(a, ranges)
+        r = affine_range(s, ranges)
         if not (math.isfinite(r[0]) and math.isfinite(r[1])):
             return None
         out.append(r)
@@ -91,12 +79,11 @@ def _inside(h: Hull, covers: list[Hull]) -> bool:
 
 
 def _loop_range(do: ir.Do, ranges: dict[str, tuple[float, float]]) -> tuple[float, float] | None:
-    lo, hi = eval_affine(do.start, {}), eval_affine(do.end, {})
+    lo, hi = ir.eval_affine(do.start, {}), ir.eval_affine(do.end, {})
     if lo is None or hi is None:
-        a, b = ir.affine(do.start), ir.affine(do.end)
-        if a is None or b is None:
+        if ir.affine(do.start) is None or ir.affine(do.end) is None:
             return None
-        ra, rb = _range(a, ranges), _range(b, ranges)
+        ra, rb = affine_range(do.start, ranges), affine_range(do.end, ranges)
         lo_f, hi_f = min(ra[0], rb[0]), max(ra[1], rb[1])
         if not (math.isfinite(lo_f) and math.isfinite(hi_f)):
             return None
@@ -161,14 +148,6 @@ def written_first(stmts: tuple[ir.Stmt, ...], array: str) -> bool:
     return visit(stmts, {}, False) and seen_write
 
 
-def _mentions(stmts: tuple[ir.Stmt, ...], array: str) -> bool:
-    for s in ir.walk(stmts):
-        for e in s.exprs():
-            if any(isinstance(x, (ir.Index, ir.Name)) and x.name == array for x in e.walk()):
-                return True
-    return False
-
-
 def dead_after(unit: ir.Unit, loop: ir.Do, array: str, read_elsewhere: bool) -> bool:
     """Is the value ``array`` has after ``loop`` never read?"""
     sym = unit.symbol(array)
@@ -176,7 +155,7 @@ def dead_after(unit: ir.Unit, loop: ir.Do, array: str, read_elsewhere: bool) -> 
         return False
     # every other top-level statement (or loop nest) touching it writes it first
     for s in _top_nests(unit.body):
-        if s is loop or not _mentions((s,), array):
+        if s is loop or not ir.stmts_mention((s,), array):
             continue
         if _contains(s, loop):
             if _mentioned_around(s, loop, array):
@@ -200,7 +179,7 @@ def _mentioned_around(outer: ir.Stmt, loop: ir.Do, array: str) -> bool:
             if _contains(s, loop):
                 if _mentioned_around(s, loop, array):
                     return True
-            elif _mentions((s,), array):
+            elif ir.stmts_mention((s,), array):
                 return True
     return False
 

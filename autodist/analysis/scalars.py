@@ -30,27 +30,23 @@ class Reduction:
     stmts: tuple[ir.Stmt, ...]
 
 
-def _names_read(expr: ir.Expr) -> set[str]:
-    return {e.name for e in expr.walk() if isinstance(e, ir.Name)}
-
-
 def reads_of_stmt(s: ir.Stmt) -> set[str]:
     """Scalar names a statement reads (subscripts included), nested blocks excluded."""
     out: set[str] = set()
     if isinstance(s, ir.Assign):
-        out |= _names_read(s.value)
+        out |= ir.names(s.value)
         if not isinstance(s.target, ir.Name):
             for sub in s.target.children():
-                out |= _names_read(sub)
+                out |= ir.names(sub)
         return out
-    if isinstance(s, ir.Io) and s.kind == "read":
+    if isinstance(s, ir.Io) and s.kind == ir.IoKind.READ:
         for item in s.items:
             if not isinstance(item, ir.Name):
                 for sub in item.children():
-                    out |= _names_read(sub)
+                    out |= ir.names(sub)
         return out
     for e in s.exprs():
-        out |= _names_read(e)
+        out |= ir.names(e)
     return out
 
 
@@ -73,13 +69,13 @@ def reduction_form(s: ir.Stmt) -> tuple[str, str, ir.Expr] | None:
         if len(body) == 1 and isinstance(body[0], ir.Assign) and isinstance(cond, ir.BinOp):
             tgt, val = body[0].target, body[0].value
             c = cond
-            if c.op in (">", ">=") and c.left == val and c.right == tgt:
+            if c.op in (ir.Op.GT, ir.Op.GE) and c.left == val and c.right == tgt:
                 return _key(tgt), "max", tgt
-            if c.op in ("<", "<=") and c.left == tgt and c.right == val:
+            if c.op in (ir.Op.LT, ir.Op.LE) and c.left == tgt and c.right == val:
                 return _key(tgt), "max", tgt
-            if c.op in ("<", "<=") and c.left == val and c.right == tgt:
+            if c.op in (ir.Op.LT, ir.Op.LE) and c.left == val and c.right == tgt:
                 return _key(tgt), "min", tgt
-            if c.op in (">", ">=") and c.left == tgt and c.right == val:
+            if c.op in (ir.Op.GT, ir.Op.GE) and c.left == tgt and c.right == val:
                 return _key(tgt), "min", tgt
         return None
     if not isinstance(s, ir.Assign):
@@ -87,17 +83,17 @@ def reduction_form(s: ir.Stmt) -> tuple[str, str, ir.Expr] | None:
     tgt, val = s.target, s.value
     if not isinstance(tgt, (ir.Name, ir.Index)):
         return None
-    if isinstance(val, ir.BinOp) and val.op in ("+", "-", "*"):
-        op = "*" if val.op == "*" else "+"
-        if val.left == tgt and not _mentions(val.right, tgt):
+    if isinstance(val, ir.BinOp) and val.op in (ir.Op.ADD, ir.Op.SUB, ir.Op.MUL):
+        op = "*" if val.op == ir.Op.MUL else "+"
+        if val.left == tgt and not ir.mentions(val.right, tgt.name):
             return _key(tgt), op, tgt
-        if val.op != "-" and val.right == tgt and not _mentions(val.left, tgt):
+        if val.op != ir.Op.SUB and val.right == tgt and not ir.mentions(val.left, tgt.name):
             return _key(tgt), op, tgt
         return None
-    if isinstance(val, ir.FuncRef) and val.kind == "intrinsic" and (val.name in _MAX or val.name in _MIN):
+    if isinstance(val, ir.FuncRef) and val.kind == ir.FuncKind.INTRINSIC and (val.name in _MAX or val.name in _MIN):
         hits = [a for a in val.args if a == tgt]
         others = [a for a in val.args if a != tgt]
-        if len(hits) == 1 and others and not any(_mentions(o, tgt) for o in others):
+        if len(hits) == 1 and others and not any(ir.mentions(o, tgt.name) for o in others):
             return _key(tgt), "max" if val.name in _MAX else "min", tgt
     return None
 
@@ -106,14 +102,6 @@ def _key(tgt: ir.Expr) -> str:
     from .text import expr_text
 
     return expr_text(tgt)
-
-
-def _mentions(expr: ir.Expr, tgt: ir.Expr) -> bool:
-    name = tgt.name if isinstance(tgt, (ir.Name, ir.Index)) else None
-    for e in expr.walk():
-        if isinstance(e, (ir.Name, ir.Index)) and e.name == name:
-            return True
-    return False
 
 
 def find_reductions(body: tuple[ir.Stmt, ...], loop_vars: set[str]) -> list[Reduction]:
@@ -128,7 +116,7 @@ def find_reductions(body: tuple[ir.Stmt, ...], loop_vars: set[str]) -> list[Redu
             continue
         key, op, tgt = form
         if isinstance(tgt, ir.Index):
-            subs_vars = set().union(*(_names_read(x) for x in tgt.subscripts)) if tgt.subscripts else set()
+            subs_vars = set().union(*(ir.names(x) for x in tgt.subscripts)) if tgt.subscripts else set()
             if subs_vars & loop_vars:
                 continue  # A(I) = A(I) + ... is an ordinary update, not a reduction
         by_key.setdefault(key, []).append((ctx.stmt, op, tgt))
@@ -174,7 +162,7 @@ def first_access(stmts: tuple[ir.Stmt, ...], name: str) -> str | None:
     for s in stmts:
         if isinstance(s, ir.If):
             results = [first_access(b.body, name) for b in s.branches]
-            if name in set().union(*(_names_read(c) for c in s.exprs())) if s.exprs() else False:
+            if name in ir.stmt_names(s):
                 return "use"
             if any(r == "use" for r in results):
                 return "use"
@@ -183,7 +171,7 @@ def first_access(stmts: tuple[ir.Stmt, ...], name: str) -> str | None:
                 return "def"
             continue  # a conditional definition does not count
         if isinstance(s, ir.Do):
-            if name in set().union(*(_names_read(e) for e in s.exprs())):
+            if name in ir.stmt_names(s):
                 return "use"
             if s.var == name:
                 return "def"
@@ -192,7 +180,7 @@ def first_access(stmts: tuple[ir.Stmt, ...], name: str) -> str | None:
                 return r  # assume the loop runs at least once
             continue
         if isinstance(s, ir.DoWhile):
-            if name in _names_read(s.cond):
+            if name in ir.names(s.cond):
                 return "use"
             r = first_access(s.body, name)
             if r == "use":
@@ -229,6 +217,6 @@ def scalars_assigned(stmts: tuple[ir.Stmt, ...]) -> set[str]:
             out |= {a.name for a in s.args if isinstance(a, ir.Name)}
         for e in s.exprs():
             for x in e.walk():
-                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
                     out |= {a.name for a in x.args if isinstance(a, ir.Name)}
     return out

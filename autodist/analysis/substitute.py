@@ -16,14 +16,13 @@ from __future__ import annotations
 import dataclasses
 
 from .. import ir
-from .constprop import map_exprs
 from .scalars import scalars_assigned
 
 
 def _replace(expr: ir.Expr, defs: dict[str, ir.Expr]) -> ir.Expr:
     if not defs:
         return expr
-    return map_exprs(expr, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
+    return ir.map_exprs(expr, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
 
 
 def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt:
@@ -38,7 +37,7 @@ def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt
     if isinstance(s, (ir.Do, ir.DoWhile)):
         # the body runs again and again: nothing it (re)assigns keeps its value
         changed = scalars_assigned(s.body) | ({s.var} if isinstance(s, ir.Do) else set())
-        inner = {k: v for k, v in defs.items() if k not in changed and not (_names(v) & changed)}
+        inner = {k: v for k, v in defs.items() if k not in changed and not (ir.names(v) & changed)}
     if isinstance(s, ir.Do):
         return dataclasses.replace(
             s,
@@ -60,25 +59,9 @@ def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt
         # a whole-variable argument may be written by the callee: keep it a variable
         args = tuple(a if isinstance(a, ir.Name) else _replace(a, defs) for a in s.args)
         return dataclasses.replace(s, args=args)
-    if isinstance(s, (ir.ArithIf, ir.ComputedGoto, ir.Stop)) or (isinstance(s, ir.Io) and s.kind != "read"):
-        return map_exprs(s, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
+    if isinstance(s, (ir.ArithIf, ir.ComputedGoto, ir.Stop)) or (isinstance(s, ir.Io) and s.kind != ir.IoKind.READ):
+        return ir.map_exprs(s, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
     return s
-
-
-def _names(e: ir.Expr) -> set[str]:
-    return {x.name for x in e.walk() if isinstance(x, ir.Name)}
-
-
-def _jump_targets(s: ir.Stmt) -> set[int]:
-    out: set[int] = set()
-    for x in ir.walk((s,)):
-        if isinstance(x, ir.Goto):
-            out.add(x.target)
-        elif isinstance(x, ir.ComputedGoto):
-            out |= set(x.targets)
-        elif isinstance(x, ir.ArithIf):
-            out |= {x.neg, x.zero, x.pos}
-    return out
 
 
 def _block(stmts: tuple[ir.Stmt, ...], defs: dict[str, ir.Expr], ints: set[str]) -> tuple[ir.Stmt, ...]:
@@ -86,7 +69,7 @@ def _block(stmts: tuple[ir.Stmt, ...], defs: dict[str, ir.Expr], ints: set[str])
     out: list[ir.Stmt] = []
     sources: dict[int, list[int]] = {}
     for i, s in enumerate(stmts):
-        for t in _jump_targets(s):
+        for t in ir.jump_targets((s,)):
             sources.setdefault(t, []).append(i)
     after: list[dict[str, ir.Expr]] = []
     for i, s in enumerate(stmts):
@@ -101,12 +84,12 @@ def _block(stmts: tuple[ir.Stmt, ...], defs: dict[str, ir.Expr], ints: set[str])
         new = _subst_stmt(s, defs, ints)
         out.append(new)
         killed = scalars_assigned((s,))
-        defs = {k: v for k, v in defs.items() if k not in killed and not (_names(v) & killed)}
+        defs = {k: v for k, v in defs.items() if k not in killed and not (ir.names(v) & killed)}
         if isinstance(new, ir.Assign) and isinstance(new.target, ir.Name):
             name = new.target.name
             value = new.value
             a = ir.affine(value)
-            if a is not None and name in ints and name not in _names(value):
+            if a is not None and name in ints and name not in ir.names(value):
                 defs[name] = value
         after.append(dict(defs))
     return tuple(out)

@@ -1,7 +1,8 @@
 """Constant folding with Fortran semantics.
 
 * INTEGER division truncates toward zero; ``MOD`` takes the sign of its first
-  argument; ``I**(-k)`` is 0 unless ``|I| == 1``; results must fit the kind.
+  argument; ``I**(-k)`` is 0 unless ``|I| == 1`` (the integer arithmetic of
+  :mod:`autodist.ir.evaluate`, which every stage shares); results must fit the kind.
 * REAL (size 4) results are rounded to single precision (computing in double
   and rounding once is the correctly rounded result for + - * / and SQRT);
   DOUBLE PRECISION results are Python floats.
@@ -19,7 +20,10 @@ import math
 
 import numpy as np
 
-from ..ir import LOGICAL, BinOp, Const, Expr, FuncRef, Index, ImpliedDo, Substring, Type, UnOp
+from ..ir import (
+    LOGICAL, BinOp, Const, Expr, FuncKind, FuncRef, Index, ImpliedDo, Op, Substring, Type, UnaryOp, UnOp,
+)
+from ..ir.evaluate import RELATIONS, int_mod, int_power, trunc_div
 from .intrinsics import INTRINSICS, result_type, widest
 
 _INT_LIMIT = {1: 2**7, 2: 2**15, 4: 2**31, 8: 2**63}
@@ -74,19 +78,9 @@ def convert(c: Const, t: Type) -> Const | None:
     return None if own is None else make(own.value, t)
 
 
-def trunc_div(a: int, b: int) -> int:
-    """Integer division truncating toward zero (Fortran), exact for any size."""
-    q = abs(a) // abs(b)
-    return q if (a >= 0) == (b >= 0) else -q
-
-
 def _power(a: object, b: object, t: Type) -> object:
     if t.base == "integer":
-        if b >= 0:
-            return a**b if abs(a) <= 1 or b <= 64 else None
-        if a == 0:
-            return None
-        return 1 if a == 1 else (1 if b % 2 == 0 else -1) if a == -1 else 0
+        return int_power(a, b)
     try:
         if isinstance(b, int) or t.base == "complex":
             return a**b
@@ -104,7 +98,7 @@ def _arith(op: str, a: Const, b: Const) -> Const | None:
     va, vb = a.value, b.value
     if isinstance(va, (bool, str)) or isinstance(vb, (bool, str)):
         return None
-    if op == "**" and b.type.base == "integer":
+    if op == Op.POW and b.type.base == "integer":
         t = a.type if a.type.base != "integer" else t
         value = _power(va, vb, t)
         return None if value is None else make(value, t)
@@ -112,17 +106,17 @@ def _arith(op: str, a: Const, b: Const) -> Const | None:
         va = complex(va) if t.base == "complex" else float(va)
         vb = complex(vb) if t.base == "complex" else float(vb)
     try:
-        if op == "+":
+        if op == Op.ADD:
             value = va + vb
-        elif op == "-":
+        elif op == Op.SUB:
             value = va - vb
-        elif op == "*":
+        elif op == Op.MUL:
             value = va * vb
-        elif op == "/":
+        elif op == Op.DIV:
             if vb == 0:
                 return None
             value = trunc_div(va, vb) if t.base == "integer" else va / vb
-        elif op == "**":
+        elif op == Op.POW:
             value = _power(va, vb, t)
         else:
             return None
@@ -131,38 +125,30 @@ def _arith(op: str, a: Const, b: Const) -> Const | None:
     return None if value is None else make(value, t)
 
 
-_RELATIONS = {
-    "==": lambda x, y: x == y,
-    "/=": lambda x, y: x != y,
-    "<": lambda x, y: x < y,
-    "<=": lambda x, y: x <= y,
-    ">": lambda x, y: x > y,
-    ">=": lambda x, y: x >= y,
-}
 _LOGICAL = {
-    "and": lambda x, y: x and y,
-    "or": lambda x, y: x or y,
-    "eqv": lambda x, y: x == y,
-    "neqv": lambda x, y: x != y,
+    Op.AND: lambda x, y: x and y,
+    Op.OR: lambda x, y: x or y,
+    Op.EQV: lambda x, y: x == y,
+    Op.NEQV: lambda x, y: x != y,
 }
 
 
 def _binary(op: str, a: Const, b: Const) -> Const | None:
-    if op in _RELATIONS:
+    if op in RELATIONS:
         if isinstance(a.value, str) and isinstance(b.value, str):
             n = max(len(a.value), len(b.value))
-            return Const(_RELATIONS[op](a.value.ljust(n), b.value.ljust(n)), LOGICAL)
+            return Const(RELATIONS[op](a.value.ljust(n), b.value.ljust(n)), LOGICAL)
         if isinstance(a.value, (bool, str)) or isinstance(b.value, (bool, str)):
             return None
         if isinstance(a.value, complex) or isinstance(b.value, complex):
-            if op not in ("==", "/="):
+            if op not in (Op.EQ, Op.NE):
                 return None
-        return Const(bool(_RELATIONS[op](a.value, b.value)), LOGICAL)
+        return Const(bool(RELATIONS[op](a.value, b.value)), LOGICAL)
     if op in _LOGICAL:
         if isinstance(a.value, bool) and isinstance(b.value, bool):
             return Const(_LOGICAL[op](a.value, b.value), LOGICAL)
         return None
-    if op == "//":
+    if op == Op.CONCAT:
         if isinstance(a.value, str) and isinstance(b.value, str):
             return Const(a.value + b.value, Type("character", len(a.value) + len(b.value)))
         return None
@@ -170,11 +156,11 @@ def _binary(op: str, a: Const, b: Const) -> Const | None:
 
 
 def _unary(op: str, a: Const) -> Const | None:
-    if op == "not":
+    if op == UnaryOp.NOT:
         return Const(not a.value, LOGICAL) if isinstance(a.value, bool) else None
     if isinstance(a.value, (bool, str)):
         return None
-    return make(-a.value if op == "-" else a.value, a.type)
+    return make(-a.value if op == UnaryOp.NEG else a.value, a.type)
 
 
 def _nint(x: float) -> int:
@@ -185,7 +171,7 @@ def _fmod(a: object, b: object, t: Type) -> object:
     if b == 0:
         return None
     if t.base == "integer":
-        return a - trunc_div(a, b) * b
+        return int_mod(a, b)
     return math.fmod(a, b)
 
 
@@ -288,7 +274,7 @@ def _fold(expr: Expr, full: bool) -> Expr:
     if isinstance(expr, FuncRef):
         args = tuple(_fold(a, full) for a in expr.args)
         new = expr if args == expr.args else FuncRef(expr.name, args, expr.kind)
-        if expr.kind == "intrinsic" and all(isinstance(a, Const) for a in args):
+        if expr.kind == FuncKind.INTRINSIC and all(isinstance(a, Const) for a in args):
             return keep(_intrinsic(expr.name, list(args)), new)  # type: ignore[arg-type]
         return new
     if isinstance(expr, Index):

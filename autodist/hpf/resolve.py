@@ -15,8 +15,8 @@ does not remap any other).
 
 Default arrangement: a DISTRIBUTE without ``ONTO`` uses all ``nprocs``
 processors, factored over its distributed dimensions as squarely as possible
-(the smallest largest factor, larger factors first): 16 on two dimensions is
-4x4, 8 is 4x2, 12 is 4x3.  Declared arrangements may be larger than
+(:func:`autodist.layout.grids.default_grid`: the smallest largest factor,
+larger factors first): 16 on two dimensions is 4x4, 8 is 4x2, 12 is 4x3.  Declared arrangements may be larger than
 ``nprocs`` (``P2(20,10)`` on 4 ranks): the layout keeps the abstract shape,
 mapping abstract processors onto ranks is the runtime's business.
 
@@ -29,13 +29,13 @@ that depend on dummy arguments without ``values``) is listed in
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass, field, replace
 from math import prod
-from typing import Iterator, Mapping, Sequence
+from typing import Mapping
 
 from .. import ir
 from ..errors import HpfError
+from ..layout.grids import default_grid
 from ..layout.model import REPLICATED, Axis, Fixed, Format, Layout, Target
 from . import model as m
 from .emit import directive_text, expr_text
@@ -109,31 +109,6 @@ class UnitMapping:
 # --------------------------------------------------------------------------- helpers
 
 
-def default_grid(nprocs: int, ndims: int) -> tuple[int, ...]:
-    """``nprocs`` factored over ``ndims`` dimensions as squarely as possible, larger first."""
-    if ndims == 0:
-        return ()
-    best: tuple[int, ...] | None = None
-    for f in _factorizations(nprocs, ndims):
-        if best is None or (max(f), tuple(-x for x in f)) < (max(best), tuple(-x for x in best)):
-            best = f
-    assert best is not None
-    return best
-
-
-def _factorizations(n: int, k: int) -> Iterator[tuple[int, ...]]:
-    if k == 1:
-        yield (n,)
-        return
-    for d in range(1, n + 1):
-        if n % d == 0:
-            for rest in _factorizations(n // d, k - 1):
-                yield (d,) + rest
-
-
-_ARITH = {"+": operator.add, "-": operator.sub, "*": operator.mul}
-
-
 class _Unknown(Exception):
     """A value that cannot be known without the call site (not a user error)."""
 
@@ -151,67 +126,9 @@ class _Env:
     values: Mapping[str, int]
 
     def eval(self, e: ir.Expr, span: ir.Span | None) -> int:
-        if isinstance(e, ir.Const):
-            if type(e.value) is not int:
-                raise _err(f"expected an integer, not {e.value!r}", span)
-            return e.value
-        if isinstance(e, ir.Name):
-            if e.name in self.values:
-                return self.values[e.name]
-            sym = self.unit.symbol(e.name)
-            if sym is not None and sym.kind == "parameter" and isinstance(sym.value, ir.Const):
-                return self.eval(sym.value, span)
-            if sym is None:
-                raise _err(f"{e.name} is not declared", span)
-            raise _Unknown(f"{e.name} is not a PARAMETER")
-        if isinstance(e, ir.UnOp):
-            v = self.eval(e.operand, span)
-            return -v if e.op == "-" else v
-        if isinstance(e, ir.BinOp):
-            a, b = self.eval(e.left, span), self.eval(e.right, span)
-            if e.op in _ARITH:
-                return _ARITH[e.op](a, b)
-            if e.op == "/":
-                if b == 0:
-                    raise _err("division by zero", span)
-                q = abs(a) // abs(b)
-                return q if (a >= 0) == (b >= 0) else -q
-            if e.op == "**":
-                if b < 0:
-                    raise _err("negative integer power", span)
-                return a**b
-        if isinstance(e, ir.FuncRef):
-            return self._intrinsic(e, span)
-        raise _err(f"cannot evaluate {e!r} in a directive", span)
-
-    def _intrinsic(self, f: ir.FuncRef, span: ir.Span | None) -> int:
-        if f.name == "NUMBER_OF_PROCESSORS":
-            if f.args and self.eval(f.args[0], span) != 1:
-                return 1
-            return self.nprocs
-        if f.name in ("SIZE", "LBOUND", "UBOUND"):
-            if not f.args or not isinstance(f.args[0], ir.Name):
-                raise _err(f"{f.name} needs an array name", span)
-            bounds = self.bounds_of(f.args[0].name, span)
-            dims = [self.eval(f.args[1], span)] if len(f.args) > 1 else list(range(1, len(bounds) + 1))
-            if any(not 1 <= d <= len(bounds) for d in dims):
-                raise _err(f"{f.name}({f.args[0].name}, ...) names a dimension it does not have", span)
-            if f.name == "SIZE":
-                return prod(max(0, bounds[d - 1][1] - bounds[d - 1][0] + 1) for d in dims)
-            if len(dims) != 1:
-                raise _err(f"{f.name} of a rank-{len(bounds)} array needs a dimension here", span)
-            return bounds[dims[0] - 1][0 if f.name == "LBOUND" else 1]
-        args = [self.eval(a, span) for a in f.args]
-        if f.name in ("MAX", "MAX0") and args:
-            return max(args)
-        if f.name in ("MIN", "MIN0") and args:
-            return min(args)
-        if f.name in ("ABS", "IABS") and len(args) == 1:
-            return abs(args[0])
-        if f.name == "MOD" and len(args) == 2 and args[1] != 0:
-            r = abs(args[0]) % abs(args[1])
-            return r if args[0] >= 0 else -r
-        raise _err(f"cannot evaluate {f.name}(...) in a directive", span)
+        value = _DirectiveValue(self, span)(e)
+        assert value is not None  # every failure raises
+        return value
 
     def bounds_of(self, name: str, span: ir.Span | None) -> Bounds:
         sym = self.unit.symbol(name)
@@ -232,35 +149,53 @@ class _Env:
         return tuple(out)
 
 
+class _DirectiveValue(ir.IntEvaluator):
+    """The integer value of a directive expression: names are ``values`` or
+    PARAMETERs, functions integer intrinsics or the inquiries
+    NUMBER_OF_PROCESSORS, SIZE, LBOUND, UBOUND; anything else is an error at ``span``."""
+
+    def __init__(self, env: _Env, span: ir.Span | None):
+        super().__init__(env.values)
+        self.owner = env
+        self.span = span
+
+    def name(self, name: str) -> int | None:
+        if name in self.env:
+            return self.env[name]
+        sym = self.owner.unit.symbol(name)
+        if sym is not None and sym.kind == ir.SymbolKind.PARAMETER and isinstance(sym.value, ir.Const):
+            return self(sym.value)
+        if sym is None:
+            raise _err(f"{name} is not declared", self.span)
+        raise _Unknown(f"{name} is not a PARAMETER")
+
+    def function(self, f: ir.FuncRef) -> int | None:
+        if f.name == "NUMBER_OF_PROCESSORS":
+            if f.args and self(f.args[0]) != 1:
+                return 1
+            return self.owner.nprocs
+        if f.name in ("SIZE", "LBOUND", "UBOUND"):
+            if not f.args or not isinstance(f.args[0], ir.Name):
+                raise _err(f"{f.name} needs an array name", self.span)
+            bounds = self.owner.bounds_of(f.args[0].name, self.span)
+            dims = [self(f.args[1])] if len(f.args) > 1 else list(range(1, len(bounds) + 1))
+            if any(not 1 <= d <= len(bounds) for d in dims):  # type: ignore[operator]
+                raise _err(f"{f.name}({f.args[0].name}, ...) names a dimension it does not have", self.span)
+            if f.name == "SIZE":
+                return prod(max(0, bounds[d - 1][1] - bounds[d - 1][0] + 1) for d in dims)  # type: ignore[operator]
+            if len(dims) != 1:
+                raise _err(f"{f.name} of a rank-{len(bounds)} array needs a dimension here", self.span)
+            return bounds[dims[0] - 1][0 if f.name == "LBOUND" else 1]  # type: ignore[operator]
+        return self.intrinsic(f)
+
+    def fail(self, e: ir.Expr, why: str | None) -> int | None:
+        if why is None:
+            what = f"{e.name}(...)" if isinstance(e, ir.FuncRef) else repr(e)
+            why = f"cannot evaluate {what} in a directive"
+        raise _err(why, self.span)
+
+
 # --------------------------------------------------------------------------- alignment
-
-
-def _affine(e: ir.Expr, dummies: Sequence[str], env: _Env, span: ir.Span | None) -> tuple[dict[str, int], int] | None:
-    """``e`` as (coefficient per align-dummy, constant), or None when not affine."""
-    if not any(isinstance(x, ir.Name) and x.name in dummies for x in e.walk()):
-        return {}, env.eval(e, span)
-    if isinstance(e, ir.Name):
-        return {e.name: 1}, 0
-    if isinstance(e, ir.UnOp):
-        inner = _affine(e.operand, dummies, env, span)
-        if inner is None:
-            return None
-        return ({k: -v for k, v in inner[0].items()}, -inner[1]) if e.op == "-" else inner
-    if isinstance(e, ir.BinOp) and e.op in "+-*" and len(e.op) == 1:
-        left, right = _affine(e.left, dummies, env, span), _affine(e.right, dummies, env, span)
-        if left is None or right is None:
-            return None
-        if e.op == "*":
-            if left[0] and right[0]:
-                return None
-            (coefs, c), k = (left, right[1]) if left[0] else (right, left[1])
-            return {v: a * k for v, a in coefs.items()}, c * k
-        sign = 1 if e.op == "+" else -1
-        coefs = dict(left[0])
-        for v, a in right[0].items():
-            coefs[v] = coefs.get(v, 0) + sign * a
-        return coefs, left[1] + sign * right[1]
-    return None
 
 
 @dataclass(frozen=True)
@@ -316,24 +251,23 @@ def _relations(alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, 
             st = 1 if s.stride is None else env.eval(s.stride, span)
             if st == 0:
                 raise _err(f"{what} zero stride in a triplet", span)
-            count = max(0, (hi - lo + st) // st)
+            count = ir.trips(lo, hi, st)
             ext = bounds[d][1] - bounds[d][0] + 1
             if count != ext:
                 raise _err(f"{what} triplet of {spec.target} dimension {k + 1} has {count} elements but {alignee} dimension {d + 1} has {ext}", span)
             rel.append(Axis(d, st, lo - st * bounds[d][0]))
         else:
-            form = _affine(s, dummies, env, span)
-            vars_ = [v for v, a in (form[0].items() if form else ()) if a != 0]
-            if form is None or len(vars_) > 1:
+            form = ir.affine(s, dummies, lambda x: env.eval(x, span))
+            if form is None or len(form.vars) > 1:
                 raise _err(f"{what} subscript {expr_text(s)} of {spec.target} is not affine in one align-dummy", span)
-            if not vars_:
-                rel.append(Fixed(form[1]))
+            if form.is_const:
+                rel.append(Fixed(form.const))
             else:
-                v = vars_[0]
+                v = form.vars[0]
                 if v in used:
                     raise _err(f"{what} align-dummy {v} appears in two subscripts of {spec.target}", span)
                 used[v] = k
-                rel.append(Axis(source.index(v), form[0][v], form[1]))
+                rel.append(Axis(source.index(v), form.coef(v), form.const))
         # the alignee must land inside the target
         r = rel[-1]
         if isinstance(r, Fixed):
@@ -397,7 +331,7 @@ def _object_bounds(st: _State, name: str, what: str, span: ir.Span | None) -> Bo
     if name in st.unresolved:
         return None
     sym = st.env.unit.symbol(name)
-    if sym is not None and sym.kind == "variable" and not sym.is_array:
+    if sym is not None and sym.kind == ir.SymbolKind.VARIABLE and not sym.is_array:
         return ()  # a scalar
     raise _err(f"{what} names {name}, which is not a declared array or template", span)
 

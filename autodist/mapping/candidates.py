@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from math import ceil
 
 from ..analysis.model import Phase, ProgramAnalysis
+from ..layout.grids import factorizations
 from ..layout.model import Axis, Format, Layout, Replicated, REPLICATED
 from ..machine import MachineProfile
 from .align import AlignResult, align
@@ -217,19 +218,6 @@ def align_program(an: ProgramAnalysis, table: ArrayTable, time_limit: float) -> 
 # --------------------------------------------------------------------------- distributions
 
 
-def factorizations(n: int, k: int) -> list[tuple[int, ...]]:
-    """Ordered factorizations of ``n`` into ``k`` factors, each >= 2."""
-    if k == 0:
-        return [()] if n == 1 else []
-    if k == 1:
-        return [(n,)] if n >= 2 else []
-    out = []
-    for f in range(2, n + 1):
-        if n % f == 0:
-            out.extend((f,) + rest for rest in factorizations(n // f, k - 1))
-    return out
-
-
 def _formats_for(machine: MachineProfile, extent: int, procs: int, triangular: bool) -> list[Format]:
     out = []
     for name in machine.distributions:
@@ -265,7 +253,7 @@ def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int) ->
     out: list[Distribution] = []
     for k in range(1, min(machine.max_distributed_dims, width) + 1):
         for dims in itertools.combinations(range(width), k):
-            for grid in factorizations(nprocs, k):
+            for grid in factorizations(nprocs, k, least=2):  # a factor 1 is a collapsed dimension
                 if any(extents[d] < g for d, g in zip(dims, grid)):
                     continue
                 options = [_formats_for(machine, extents[d], g, d in group.triangular) for d, g in zip(dims, grid)]
@@ -299,5 +287,5 @@ def phase_arrays(proc_name: str, ph: Phase, table: ArrayTable) -> dict[str, str]
 
 __all__ = [
     "Alignment", "Distribution", "TemplateGroup", "align_program", "build_dag", "distributions",
-    "factorizations", "group_layouts", "phase_arrays", "Replicated",
+    "group_layouts", "phase_arrays", "Replicated",
 ]

@@ -23,7 +23,7 @@ import itertools
 from dataclasses import dataclass
 
 from ..analysis.model import Access, Phase, RefPattern
-from ..analysis.loops import eval_affine
+from ..ir import eval_affine
 from ..layout.model import Axis, Layout
 from ..layout.ownership import ownership
 from ..layout.sections import IndexSet, Section

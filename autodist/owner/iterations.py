@@ -258,7 +258,7 @@ def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, 
             members = allowed.clip(first, last)
         else:
             members = allowed.intersect(IndexSet.strided(first, last, abs(st)))
-        inner_uses = any(lp.var in _bound_names(q) for q in nest[k + 1:])
+        inner_uses = any(lp.var in ir.names(q.lower) | ir.names(q.upper) for q in nest[k + 1:])
         if not inner_uses:
             return len(members) * rec(k + 1, env)
         xs = members.to_array()
@@ -275,10 +275,3 @@ def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, 
         return total * scale
 
     return rec(0, {})
-
-
-def _bound_names(lp: Loop) -> set[str]:
-    out = set()
-    for e in (lp.lower, lp.upper):
-        out |= {x.name for x in e.walk() if isinstance(x, ir.Name)}
-    return out

@@ -10,7 +10,8 @@ from autodist import ir
 from autodist.errors import HpfError
 from autodist.hpf import model as m
 from autodist.hpf.parse import parse_directive, parse_text
-from autodist.hpf.resolve import apply_executable, default_grid, resolve_unit
+from autodist.hpf.resolve import apply_executable, resolve_unit
+from autodist.layout.grids import default_grid
 from autodist.layout.model import BLOCK, Axis, Format, Layout, Replicated
 
 from .helpers import array, directive, do, make_unit, parameter, scalar, span

@@ -49,10 +49,6 @@ class GenPlan:
     constants: list = field(default_factory=list)  # IndexSets the code refers to as _K[k]
 
 
-def _names(e: ir.Expr) -> set[str]:
-    return {x.name for x in e.walk() if isinstance(x, ir.Name)}
-
-
 def _rest(sub: ir.Expr, var: str, coef: int) -> ir.Expr:
     """``sub - coef * var`` of an affine subscript, as an expression."""
     a = ir.affine(sub)
@@ -339,7 +335,7 @@ class FastGen:
 
     def reference(self, e: ir.Index) -> Code:
         t = self.ex.type_of_name(e.name)
-        if self.group is None or not any(_names(s) & self.chain for s in e.subscripts):
+        if self.group is None or not any(ir.names(s) & self.chain for s in e.subscripts):
             code = f"S_{e.name}[{self.positions(e)}]"
             k = ic.kind(t)
             if k == "i":
@@ -391,7 +387,7 @@ class FastGen:
     def positions_one(self, name: str, d: int, sub: ir.Expr) -> str:
         st = self.plan.store[name]
         saved, self.group = self.group, None
-        if (_names(sub) & self.assigned) - self.loop_vars:
+        if (ir.names(sub) & self.assigned) - self.loop_vars:
             code = self.ex.int_expr(sub)
             self.em(f"_check({code}, {st.bounds[d][0]}, {st.bounds[d][1]}, {name + ' dimension ' + str(d + 1)!r})")
         code = self.position_code(sub, st.slo[d])
@@ -436,7 +432,7 @@ class FastGen:
             for x in self._refs(node):
                 st = self.plan.store[x.name]
                 for d, sub in enumerate(x.subscripts):
-                    if _names(sub) & self.assigned or (x.name, d, sub) in seen:
+                    if ir.names(sub) & self.assigned or (x.name, d, sub) in seen:
                         continue
                     seen.add((x.name, d, sub))
                     self.em(f"_check({self.ex.int_expr(sub)}, {st.bounds[d][0]}, {st.bounds[d][1]}, "
@@ -452,7 +448,7 @@ class FastGen:
             for x in self._refs(node):
                 st = self.plan.store[x.name]
                 for d, sub in enumerate(x.subscripts):
-                    names = _names(sub)
+                    names = ir.names(sub)
                     if v not in names or names & self.chain or (names & self.assigned) - self.loop_vars:
                         continue
                     if [u for u in node.loops if u in names][-1] != v or (x.name, d, sub) in seen:
@@ -486,14 +482,14 @@ class FastGen:
         # loops around or the phase itself change
         free = set()
         for lp in loops:
-            free |= _names(lp.do.start) | _names(lp.do.end)
+            free |= ir.names(lp.do.start) | ir.names(lp.do.end)
         for node in stmts:
             for x in self._refs(node):
                 for sub in x.subscripts:
                     a = ir.affine(sub)
                     vs = [u for u in (a.vars if a else ()) if u in self.chain]
                     if vs:
-                        free |= _names(_rest(sub, vs[0], a.coef(vs[0])))
+                        free |= ir.names(_rest(sub, vs[0], a.coef(vs[0])))
         hoist = not (free & self.assigned)
         setup = Emitter()
         setup.level = 0 if hoist else em.level
@@ -521,7 +517,7 @@ class FastGen:
                     if not vs:
                         continue
                     rest = _rest(sub, vs[0], a.coef(vs[0]))
-                    if _names(rest) & self.assigned:
+                    if ir.names(rest) & self.assigned:
                         continue
                     saved, self.group = self.group, None
                     c0 = self.ex.int_expr(rest)

@@ -12,18 +12,6 @@ def labels_in(stmts: tuple[ir.Stmt, ...]) -> set[int]:
     return {s.label for s in stmts if s.label is not None}
 
 
-def jump_targets(stmts: Iterable[ir.Stmt]) -> set[int]:
-    out: set[int] = set()
-    for s in ir.walk(tuple(stmts)):
-        if isinstance(s, ir.Goto):
-            out.add(s.target)
-        elif isinstance(s, ir.ArithIf):
-            out |= {s.neg, s.zero, s.pos}
-        elif isinstance(s, ir.ComputedGoto):
-            out |= set(s.targets)
-    return out
-
-
 def scalar_names(stmts: Iterable[ir.Stmt], unit: ir.Unit) -> tuple[set[str], set[str]]:
     """Scalar variables read and written in ``stmts`` (locals, dummies, COMMON)."""
     read: set[str] = set()

@@ -45,7 +45,7 @@ from . import intrinsic_code as ic
 from ..fortran.formats import parse_format
 from .emitter import Code, Emitter, ExprGen
 from .facts import ProgramFacts, unsupported
-from .scan import jump_targets, labels_in, scalar_names
+from .scan import labels_in, scalar_names
 
 
 @dataclass
@@ -234,7 +234,7 @@ class UnitTranslator:
     @property
     def all_targets(self) -> set[int]:
         if not hasattr(self, "_targets"):
-            self._targets = jump_targets(self.unit.body)
+            self._targets = ir.jump_targets(self.unit.body)
         return self._targets
 
     def goto(self, label: int) -> None:

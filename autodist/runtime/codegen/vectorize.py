@@ -331,13 +331,6 @@ def _live_after(unit: ir.Unit, span: ir.Span, var: str, private_in=()) -> bool:
 # --------------------------------------------------------------------------- the chain
 
 
-def _bound_names(do: ir.Do) -> set[str]:
-    out = set()
-    for e in do.exprs():
-        out |= {x.name for x in e.walk() if isinstance(x, ir.Name)}
-    return out
-
-
 def _inner_nodes(children) -> Iterator:
     for n in children:
         yield n
@@ -353,7 +346,7 @@ def _chain_ok(shape: PhaseShape, chain: list[LoopNode]) -> bool:
     for lp in chain:
         if lp.info is None or not lp.info.parallel:
             return False
-        if _bound_names(lp.do) & names:
+        if ir.stmt_names(lp.do) & names:
             return False
         if lp.do.step is not None and ir.affine(lp.do.step).const == 0:
             return False
@@ -362,7 +355,7 @@ def _chain_ok(shape: PhaseShape, chain: list[LoopNode]) -> bool:
                 return False
     inner = chain[-1]
     for n in _inner_nodes(inner.children):
-        if isinstance(n, LoopNode) and _bound_names(n.do) & names:
+        if isinstance(n, LoopNode) and ir.stmt_names(n.do) & names:
             return False
         if isinstance(n, IfNode):
             for cond, _ in n.branches:

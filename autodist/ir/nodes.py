@@ -22,7 +22,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator, Union
+from typing import Iterator
+
+from .kinds import FuncKind, IoKind, Op, SymbolKind, UnaryOp, UnitKind, coerce
+
+__all__ = [
+    "Span", "Type", "INTEGER", "REAL", "DOUBLE", "COMPLEX", "LOGICAL", "NOTYPE",
+    "Expr", "Const", "Name", "Index", "FuncRef", "BinOp", "UnOp", "Substring", "ImpliedDo", "OpaqueExpr",
+    "Stmt", "Assign", "Do", "DoWhile", "Branch", "If", "ArithIf", "Goto", "ComputedGoto", "Continue",
+    "Call", "Return", "Stop", "Io", "Directive", "Opaque",
+    "Dim", "Symbol", "Common", "Data", "StmtFunction", "Unit", "Program",
+]
 
 # --------------------------------------------------------------------------- spans
 
@@ -132,7 +142,10 @@ class FuncRef(Expr):
 
     name: str
     args: tuple[Expr, ...]
-    kind: str
+    kind: FuncKind
+
+    def __post_init__(self) -> None:
+        coerce(self, "kind", FuncKind)
 
     def children(self) -> tuple[Expr, ...]:
         return self.args
@@ -145,9 +158,12 @@ class BinOp(Expr):
     ``== /= < <= > >=`` (relational, from ``.EQ.`` etc. too),
     ``and or eqv neqv`` (logical)."""
 
-    op: str
+    op: Op
     left: Expr
     right: Expr
+
+    def __post_init__(self) -> None:
+        coerce(self, "op", Op)
 
     def children(self) -> tuple[Expr, ...]:
         return (self.left, self.right)
@@ -157,8 +173,11 @@ class BinOp(Expr):
 class UnOp(Expr):
     """A unary operation: ``-``, ``+`` or ``not``."""
 
-    op: str
+    op: UnaryOp
     operand: Expr
+
+    def __post_init__(self) -> None:
+        coerce(self, "op", UnaryOp)
 
     def children(self) -> tuple[Expr, ...]:
         return (self.operand,)
@@ -197,94 +216,6 @@ class OpaqueExpr(Expr):
 
     text: str
     reason: str
-
-
-# --------------------------------------------------------------------------- affine forms
-
-
-@dataclass(frozen=True)
-class Affine:
-    """``const + sum(coef * var)``; ``terms`` sorted by variable name, no zero coefs."""
-
-    const: int
-    terms: tuple[tuple[str, int], ...] = ()
-
-    @property
-    def vars(self) -> tuple[str, ...]:
-        return tuple(v for v, _ in self.terms)
-
-    def coef(self, var: str) -> int:
-        for v, c in self.terms:
-            if v == var:
-                return c
-        return 0
-
-    @property
-    def is_const(self) -> bool:
-        return not self.terms
-
-    def __add__(self, other: "Affine") -> "Affine":
-        acc = dict(self.terms)
-        for v, c in other.terms:
-            acc[v] = acc.get(v, 0) + c
-        return Affine(self.const + other.const, _norm(acc))
-
-    def scale(self, k: int) -> "Affine":
-        return Affine(self.const * k, _norm({v: c * k for v, c in self.terms}))
-
-    def __neg__(self) -> "Affine":
-        return self.scale(-1)
-
-    def __sub__(self, other: "Affine") -> "Affine":
-        return self + (-other)
-
-    def __str__(self) -> str:
-        parts = []
-        for v, c in self.terms:
-            parts.append(v if c == 1 else f"-{v}" if c == -1 else f"{c}*{v}")
-        if self.const > 0 and parts and parts[0].startswith("-"):
-            parts.insert(0, str(self.const))  # "65-II" rather than "-II+65"
-        elif self.const or not parts:
-            parts.append(str(self.const))
-        return "+".join(parts).replace("+-", "-")
-
-
-def _norm(acc: dict[str, int]) -> tuple[tuple[str, int], ...]:
-    return tuple(sorted((v, c) for v, c in acc.items() if c != 0))
-
-
-def affine(expr: Expr) -> Affine | None:
-    """The affine form of an integer expression, or None when it is not affine.
-
-    Affine: integer constants, scalar names, ``+``, ``-``, unary minus, and ``*``
-    where one side is constant.  Anything else (array elements as in
-    ``A(IDX(I))``, products of two variables, division, function calls) is not.
-    """
-    if isinstance(expr, Const):
-        if isinstance(expr.value, bool) or not isinstance(expr.value, int):
-            return None
-        return Affine(expr.value)
-    if isinstance(expr, Name):
-        return Affine(0, ((expr.name, 1),))
-    if isinstance(expr, UnOp) and expr.op in "+-":
-        a = affine(expr.operand)
-        if a is None:
-            return None
-        return -a if expr.op == "-" else a
-    if isinstance(expr, BinOp) and expr.op in ("+", "-", "*"):
-        left, right = affine(expr.left), affine(expr.right)
-        if left is None or right is None:
-            return None
-        if expr.op == "+":
-            return left + right
-        if expr.op == "-":
-            return left - right
-        if left.is_const:
-            return right.scale(left.const)
-        if right.is_const:
-            return left.scale(right.const)
-        return None
-    return None
 
 
 # --------------------------------------------------------------------------- statements
@@ -446,12 +377,15 @@ class Io(Stmt):
     ``("FILE", Const("x.dat"))``.
     """
 
-    kind: str
+    kind: IoKind
     unit: Expr | None
     fmt: object
     items: tuple[Expr, ...]
     text: str = ""
     specs: tuple[tuple[str, Expr], ...] = ()
+
+    def __post_init__(self) -> None:
+        coerce(self, "kind", IoKind)
 
     def exprs(self) -> tuple[Expr, ...]:
         return self.items + ((self.unit,) if self.unit is not None else ())
@@ -547,7 +481,7 @@ class Symbol:
 
     name: str
     type: Type
-    kind: str = "variable"
+    kind: SymbolKind = SymbolKind.VARIABLE
     dims: tuple[Dim, ...] | None = None
     value: Expr | None = None  # PARAMETER value (folded Const when foldable)
     dummy: bool = False
@@ -558,6 +492,9 @@ class Symbol:
     save: bool = False
     implicit: bool = False
     span: Span | None = None
+
+    def __post_init__(self) -> None:
+        coerce(self, "kind", SymbolKind)
 
     @property
     def is_array(self) -> bool:
@@ -628,7 +565,7 @@ class Unit:
     (preprocessor lines, NAMELIST, ...), each an :class:`Opaque` with a reason.
     """
 
-    kind: str  # "program" | "subroutine" | "function" | "blockdata"
+    kind: UnitKind
     name: str
     args: tuple[str, ...]
     symbols: tuple[Symbol, ...]
@@ -645,6 +582,9 @@ class Unit:
     result_type: Type | None = None
     opaque_decls: tuple[Opaque, ...] = ()
 
+    def __post_init__(self) -> None:
+        coerce(self, "kind", UnitKind)
+
     @cached_property
     def _by_name(self) -> dict[str, Symbol]:
         return {s.name: s for s in self.symbols}
@@ -654,10 +594,12 @@ class Unit:
 
     @property
     def arrays(self) -> tuple[Symbol, ...]:
-        return tuple(s for s in self.symbols if s.is_array and s.kind == "variable")
+        return tuple(s for s in self.symbols if s.is_array and s.kind == SymbolKind.VARIABLE)
 
     def statements(self) -> Iterator[Stmt]:
         """Every statement of the body, nested ones included, in source order."""
+        from .queries import walk
+
         yield from walk(self.body)
 
 
@@ -683,7 +625,7 @@ class Program:
     @property
     def main(self) -> Unit | None:
         for u in self.units:
-            if u.kind == "program":
+            if u.kind == UnitKind.PROGRAM:
                 return u
         return None
 
@@ -692,30 +634,3 @@ class Program:
             if f == file:
                 return lines
         raise KeyError(file)
-
-
-# --------------------------------------------------------------------------- walking
-
-StmtList = tuple[Stmt, ...]
-AnyStmt = Union[Stmt]
-
-
-def walk(stmts: tuple[Stmt, ...]) -> Iterator[Stmt]:
-    """All statements in ``stmts`` and nested in them, pre-order (source order)."""
-    for s in stmts:
-        yield s
-        for block in s.blocks():
-            yield from walk(block)
-
-
-def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:
-    """Every expression (and sub-expression) appearing directly in ``stmt``."""
-    for e in stmt.exprs():
-        yield from e.walk()
-
-
-def array_refs(expr: Expr) -> Iterator[Index]:
-    """Every array element reference inside ``expr`` (itself included)."""
-    for e in expr.walk():
-        if isinstance(e, Index):
-            yield e

@@ -1,0 +1,55 @@
+"""The intermediate representation and the services every stage uses on it.
+
+* :mod:`.nodes` -- the frozen dataclasses the front end builds (statements,
+  expressions, declarations, units);
+* :mod:`.kinds` -- the kinds they carry, as string enums (:class:`Op`,
+  :class:`UnaryOp`, :class:`FuncKind`, :class:`IoKind`, :class:`SymbolKind`,
+  :class:`UnitKind`);
+* :mod:`.queries` -- the walker, the transformer and the common queries (names, labels, jump
+  targets, mentions);
+* :mod:`.evaluate` -- the one evaluator of integer expressions and affine forms,
+  with Fortran semantics.
+
+Everything is re-exported here: ``from autodist import ir; ir.Do``.
+"""
+
+from .evaluate import (
+    Affine,
+    IntEvaluator,
+    affine,
+    constant,
+    eval_affine,
+    int_intrinsic,
+    int_mod,
+    int_power,
+    int_value,
+    trips,
+    trunc_div,
+)
+from .kinds import FuncKind, IoKind, Kind, Op, SymbolKind, UnaryOp, UnitKind
+from .nodes import *  # noqa: F401,F403
+from .nodes import __all__ as _nodes_all
+from .queries import (
+    array_refs,
+    branch_targets,
+    jump_targets,
+    labels,
+    map_exprs,
+    mentions,
+    names,
+    stmt_exprs,
+    stmt_names,
+    stmts_mention,
+    walk,
+)
+
+__all__ = list(_nodes_all) + [
+    # kinds
+    "FuncKind", "IoKind", "Kind", "Op", "SymbolKind", "UnaryOp", "UnitKind",
+    # evaluate
+    "Affine", "IntEvaluator", "affine", "constant", "eval_affine", "int_intrinsic", "int_mod",
+    "int_power", "int_value", "trips", "trunc_div",
+    # queries
+    "array_refs", "branch_targets", "jump_targets", "labels", "map_exprs", "mentions", "names",
+    "stmt_exprs", "stmt_names", "stmts_mention", "walk",
+]

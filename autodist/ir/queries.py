@@ -1,0 +1,104 @@
+"""Walking and transforming the IR, and the small questions every stage asks of it.
+
+:func:`walk` visits statements (nested blocks included) and :func:`stmt_exprs`
+the expressions of one statement (sub-expressions included); the queries below
+are built on the two, so that "which names does this read" or "which labels
+does this jump to" has one answer everywhere.  :func:`map_exprs` rebuilds any
+node with a function applied to its expressions.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Callable, Iterable, Iterator
+
+from .nodes import ArithIf, ComputedGoto, Expr, Goto, Index, Name, Span, Stmt
+
+
+def walk(stmts: Iterable[Stmt]) -> Iterator[Stmt]:
+    """All statements in ``stmts`` and nested in them, pre-order (source order)."""
+    for s in stmts:
+        yield s
+        for block in s.blocks():
+            yield from walk(block)
+
+
+def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:
+    """Every expression (and sub-expression) appearing directly in ``stmt``."""
+    for e in stmt.exprs():
+        yield from e.walk()
+
+
+def map_exprs(node, fn: Callable[[Expr], Expr]):
+    """A copy of an IR node (statement, unit, expression, tuple of them) with ``fn``
+    applied to every expression in it, bottom-up; unchanged parts are shared."""
+    if isinstance(node, Expr):
+        return fn(_map_fields(node, fn))
+    if isinstance(node, tuple):
+        items = tuple(map_exprs(x, fn) for x in node)
+        return node if all(a is b for a, b in zip(items, node)) else items
+    if not isinstance(node, (type, Span)):
+        return _map_fields(node, fn)
+    return node
+
+
+def _map_fields(node, fn: Callable[[Expr], Expr]):
+    if not dataclasses.is_dataclass(node):
+        return node
+    changes = {}
+    for f in dataclasses.fields(node):
+        v = getattr(node, f.name)
+        nv = map_exprs(v, fn)
+        if nv is not v:
+            changes[f.name] = nv
+    return dataclasses.replace(node, **changes) if changes else node
+
+
+def array_refs(expr: Expr) -> Iterator[Index]:
+    """Every array element reference inside ``expr`` (itself included)."""
+    for e in expr.walk():
+        if isinstance(e, Index):
+            yield e
+
+
+def names(expr: Expr) -> set[str]:
+    """The names used as :class:`Name` (scalars, whole arrays) inside ``expr``."""
+    return {x.name for x in expr.walk() if isinstance(x, Name)}
+
+
+def stmt_names(stmt: Stmt) -> set[str]:
+    """The :class:`Name` names in the expressions appearing directly in ``stmt``."""
+    return {x.name for x in stmt_exprs(stmt) if isinstance(x, Name)}
+
+
+def mentions(expr: Expr, name: str) -> bool:
+    """Does ``name`` appear in ``expr``, as a :class:`Name` or an array reference?"""
+    return any(isinstance(x, (Name, Index)) and x.name == name for x in expr.walk())
+
+
+def stmts_mention(stmts: Iterable[Stmt], name: str) -> bool:
+    """Does ``name`` appear in an expression of ``stmts`` (nested ones included)?"""
+    return any(
+        isinstance(x, (Name, Index)) and x.name == name for s in walk(stmts) for x in stmt_exprs(s)
+    )
+
+
+def labels(stmts: Iterable[Stmt]) -> set[int]:
+    """The labels of ``stmts`` and of the statements nested in them."""
+    return {s.label for s in walk(stmts) if s.label is not None}
+
+
+def branch_targets(stmt: Stmt) -> tuple[int, ...]:
+    """The labels ``stmt`` itself may jump to: a GO TO's, a computed GO TO's, an arithmetic IF's."""
+    if isinstance(stmt, Goto):
+        return (stmt.target,)
+    if isinstance(stmt, ComputedGoto):
+        return stmt.targets
+    if isinstance(stmt, ArithIf):
+        return (stmt.neg, stmt.zero, stmt.pos)
+    return ()
+
+
+def jump_targets(stmts: Iterable[Stmt]) -> set[int]:
+    """The labels that GO TOs and arithmetic IFs in ``stmts`` (nested ones included) jump to."""
+    return {t for s in walk(stmts) for t in branch_targets(s)}
