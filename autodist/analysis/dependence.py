@@ -15,10 +15,14 @@ over the iteration numbers of the loops involved, and test it with
 * Banerjee's bounds test under the direction ``<`` (or ``>``) on the tested
   loop and any direction on the loops inside it.
 
-Positions are tested separately (coupled subscripts are not combined), so the
-answer is conservative: "independent" is always right, "dependent" may be a
-false alarm on coupled subscripts.  Non-affine subscripts give no information
-(the position is assumed to allow a dependence).  Loop variables are
+Positions are tested separately first.  When they cannot rule a dependence
+out and the loop bounds are known, the whole system -- every position at once,
+with the loop bounds and the direction -- goes to Fourier-Motzkin elimination
+(:mod:`.polyhedra`), which does combine coupled subscripts such as
+``M(I,J)``/``M(J,I)``.  The answer is conservative: "independent" is always
+right, "dependent" may be a false alarm.  Non-affine subscripts give no
+information (the position is assumed to allow a dependence, and the coupled
+system is not built).  Loop variables are
 normalized to iteration numbers ``t`` (``v = lower + step * t``) when the
 lower bound is a constant, so strided loops are tested exactly.
 """

@@ -199,12 +199,6 @@ class PhaseFlow:
     def execution(self, phase_id: int) -> float:
         return self._exec.get(phase_id, 0.0)
 
-    def for_array(self, array: str) -> tuple[Transition, ...]:
-        for a, ts in self.array_transitions:
-            if a == array:
-                return ts
-        return ()
-
 
 @dataclass(frozen=True)
 class ProcedureAnalysis:
