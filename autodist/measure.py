@@ -17,7 +17,7 @@ from pathlib import Path
 
 from .errors import RuntimeFault
 from .fileio import write_atomically
-from .hpf.annotate import annotate
+from .annotate.source import annotate
 from .mapping.plan import Plan, Solution
 
 

@@ -19,7 +19,7 @@ sys.path.insert(0, str(ROOT))
 
 from autodist.analysis import analyze  # noqa: E402
 from autodist.frontend import read_program  # noqa: E402
-from autodist.hpf.annotate import annotate  # noqa: E402
+from autodist.annotate.source import annotate  # noqa: E402
 from autodist.machine import resolve_profile  # noqa: E402
 from autodist.mapping.arrays import build_array_table  # noqa: E402
 from autodist.mapping.candidates import align_program  # noqa: E402

@@ -7,8 +7,9 @@ import sys
 from pathlib import Path
 
 from ..analysis import analyze
+from ..annotate.source import annotate
 from ..errors import UsageError
-from ..hpf.annotate import annotate, write_atomically
+from ..fileio import write_atomically
 from ..report.mapping import plan_json
 from . import common
 

@@ -126,7 +126,7 @@ def close_db(db, args) -> None:
 def build_plan(an, machine, procs, args, table=None, alignment=None, evaluator=None, db=None):
     """The mapping plan, with the user's own directives as constraints unless
     --ignore-directives."""
-    from ..hpf.written import user_layouts
+    from ..annotate.written import user_layouts
     from ..mapping.arrays import build_array_table
     from ..mapping.plan import make_plan
 

@@ -38,7 +38,7 @@ def run(args) -> int:
         plan = common.build_plan(an, machine, p, args, table=table, alignment=alignment, db=db)
         written = None
         if args.as_written:
-            from ..hpf.written import as_written
+            from ..annotate.written import as_written
 
             written = as_written(an, table, machine, p)
         rows.append((plan, written))
