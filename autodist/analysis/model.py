@@ -124,6 +124,9 @@ class LoopInfo:
     step: int | None = 1
     private_arrays: tuple[str, ...] = ()  # work arrays each iteration writes before reading
     do: ir.Do | None = field(default=None, compare=False, hash=False, repr=False)
+    #: parallel loops: the dependence tests that proved the reference pairs
+    #: independent (names from analysis.dependence.TESTS, in its order)
+    independent_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
