@@ -1,6 +1,6 @@
 """autodist: automatic HPF data distribution for Fortran 77.
 
-The pipeline is one-way (see README, "Architecture"):
+The pipeline is one-way (see README, "Package layout"):
 
     frontend -> ir -> analysis -> mapping -> hpf (emit) -> annotated source -> runtime
 

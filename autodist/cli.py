@@ -3,7 +3,10 @@
 Each command lives in :mod:`autodist.commands` as a module with
 ``configure(parser)`` (adds its arguments) and ``run(args) -> int``.  Errors a
 user can cause are :class:`~autodist.errors.AutodistError`: printed as one line
-on stderr, exit status 2, no traceback.
+on stderr, exit status 2, no traceback.  Any other exception is a bug: one
+line naming it, where it was raised and the pipeline stage it was raised in
+(``autodist: internal error in stage alignment: ...``), exit status 3
+(``--verbose`` shows the traceback).
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ import sys
 import traceback
 
 from . import __version__
-from .errors import AutodistError
+from .errors import AutodistError, stage_of
 
 #: command name -> (module in autodist.commands, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -75,12 +78,16 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:
         return 0
     except Exception as exc:  # a bug in autodist, not the user's fault
+        stage = stage_of(exc)
+        in_stage = f" in stage {stage}" if stage else ""
         if getattr(args, "verbose", False):
             traceback.print_exc()
+            if stage:
+                print(f"autodist: internal error{in_stage}", file=sys.stderr)
         else:
             where = traceback.extract_tb(exc.__traceback__)[-1]
             print(
-                f"autodist: internal error: {type(exc).__name__}: {exc} "
+                f"autodist: internal error{in_stage}: {type(exc).__name__}: {exc} "
                 f"(at {where.filename.rsplit('/', 1)[-1]}:{where.lineno}; rerun with --verbose for the traceback)",
                 file=sys.stderr,
             )

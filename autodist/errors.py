@@ -63,3 +63,14 @@ class SolverError(AutodistError):
 
 class RuntimeFault(AutodistError):
     """An error while executing a program under the MPI runtime."""
+
+
+#: The attribute :class:`autodist.pipeline.StageClock` sets on an internal
+#: error (an exception that is not an :class:`AutodistError`) raised inside a
+#: pipeline stage: the stage's name, which the CLI reports.
+STAGE_ATTRIBUTE = "autodist_stage"
+
+
+def stage_of(exc: BaseException) -> str | None:
+    """The pipeline stage an internal error was raised in, if any."""
+    return getattr(exc, STAGE_ATTRIBUTE, None)

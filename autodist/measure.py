@@ -15,10 +15,11 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .annotate.source import annotate
 from .errors import RuntimeFault
 from .fileio import write_atomically
-from .hpf.annotate import annotate
 from .mapping.plan import Plan, Solution
+from .pipeline import StageClock
 
 
 @dataclass(frozen=True)
@@ -76,12 +77,16 @@ def _elem_size(plan: Plan, array: str) -> int:
         return plan.machine.element_size
 
 
-def measure_solution(plan: Plan, solution: Solution, include_dirs=(), timeout: float = 600.0) -> SolutionMeasure:
-    """Annotate ``solution``, run it on ``plan.procs`` ranks, pair predictions and measurements."""
+def measure_solution(plan: Plan, solution: Solution, include_dirs=(), timeout: float = 600.0,
+                     clock: StageClock | None = None) -> SolutionMeasure:
+    """Annotate ``solution``, run it on ``plan.procs`` ranks, pair predictions
+    and measurements; ``clock`` (the pipeline's) times the stages ``annotate``
+    and ``measure``."""
     from .runtime.job.api import run_file
 
+    clock = clock or StageClock()
     an = plan.analysis
-    result = annotate(an, solution, plan.table)
+    result = clock.run("annotate", annotate, an, solution, plan.table)
     files = dict(result.files)
     main_unit = an.program.main
     main_file = main_unit.span.file if main_unit is not None else an.program.files[0]
@@ -97,7 +102,7 @@ def measure_solution(plan: Plan, solution: Solution, include_dirs=(), timeout: f
         if len(paths) != 1:
             raise RuntimeFault("--measure runs single-file programs (the runtime takes one source file)")
         include = tuple(include_dirs) + (str(Path(main_file).resolve().parent),)
-        rep = run_file(paths[0], plan.procs, include_dirs=include, timeout=timeout)
+        rep = clock.run("measure", run_file, paths[0], plan.procs, include_dirs=include, timeout=timeout)
     if rep.status != 0:
         last = rep.stderr.strip().splitlines()[-1] if rep.stderr.strip() else f"exit status {rep.status}"
         return SolutionMeasure(solution.kind, plan.procs, solution.total, float("nan"), (), (), rep.status, last)

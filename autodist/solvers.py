@@ -45,9 +45,6 @@ import pulp
 
 from .errors import SolverError
 
-STATUSES = ("optimal", "feasible", "infeasible", "unbounded", "no_solution", "error")
-
-
 @dataclass(frozen=True)
 class SolveResult:
     """What a solver reported about one run (see the module docstring).

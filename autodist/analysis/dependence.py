@@ -7,26 +7,38 @@ references and each subscript position we build the dependence equation
 
     sum(a_v * v) - sum(b_w * w') = c2 - c1
 
-over the iteration numbers of the loops involved, and test it with
+over the iteration numbers of the loops involved (:class:`Equation`), and
+try the tests of :data:`TESTS` in order; the first that decides gives the
+verdict, and an independence carries the test's name (the ``analyze``
+report's "independent by GCD"):
 
-* the exact single-loop (SIV) test when only the tested loop's variable
-  appears, with the same coefficient on both sides (gives the distance);
-* the GCD test;
+* ZIV: no loop variable in the position, the constants differ;
+* GCD: the gcd of the coefficients does not divide the constant;
+* strong SIV: only the tested loop's variable, with the same coefficient on
+  both sides (exact; gives the distance);
+* weak-zero SIV: the tested loop's variable on one side only;
 * Banerjee's bounds test under the direction ``<`` (or ``>``) on the tested
-  loop and any direction on the loops inside it.
+  loop and any direction on the loops inside it;
+* Fourier-Motzkin (:mod:`.polyhedra`): when no position rules the dependence
+  out and the loop bounds are known, the whole system -- every position at
+  once, with the loop bounds and the direction -- which combines coupled
+  subscripts such as ``M(I,J)``/``M(J,I)`` and triangular bounds.
 
-Positions are tested separately (coupled subscripts are not combined), so the
-answer is conservative: "independent" is always right, "dependent" may be a
-false alarm on coupled subscripts.  Non-affine subscripts give no information
-(the position is assumed to allow a dependence).  Loop variables are
+A new test is one more :class:`DependenceTest` in :data:`TESTS`, at the
+place in the order where it should be tried.  The answer is conservative:
+"independent" is always right, "dependent" may be a false alarm.
+Non-affine subscripts give no information (the position is assumed to allow
+a dependence, and the coupled system is not built).  Loop variables are
 normalized to iteration numbers ``t`` (``v = lower + step * t``) when the
 lower bound is a constant, so strided loops are tested exactly.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
+from typing import Callable
 
 from .. import ir
 from .loops import affine_range, eval_affine, step_of, trips
@@ -75,6 +87,7 @@ class Ref:
 class Outcome:
     dependent: bool
     distance: int | None  # iterations of the tested loop (in its own order), when exact
+    test: str | None = None  # the test of TESTS that decided (for an independence: proved it)
 
 
 def loop_var(do: ir.Do, outer_ranges: dict[str, tuple[float, float]]) -> LoopVar:
@@ -140,15 +153,34 @@ def _banerjee(terms: list[_Term], pair: tuple[int, int], span: tuple[float, floa
     return lo + min(vals) <= rhs <= hi + max(vals)
 
 
-def test_position(
-    s1: ir.Affine,
-    s2: ir.Affine,
-    tested: LoopVar,
-    inner1: dict[str, LoopVar],
-    inner2: dict[str, LoopVar],
-    direction: str,
-) -> Outcome:
-    """Test one subscript position for a dependence carried by ``tested``.
+@dataclass(frozen=True)
+class Equation:
+    """One subscript position's dependence equation, normalized to iteration
+    numbers: ``sum(terms) + a*t1 - b*t2 == const`` with ``t1 (direction) t2``,
+    both in ``span``.  ``terms`` hold the inner loops' variables and the
+    symbols that do not cancel; ``a``/``b`` are the tested loop's coefficients
+    for the first and the second reference."""
+
+    terms: tuple[_Term, ...]
+    a: int
+    b: int
+    const: int
+    span: tuple[float, float]
+    direction: str
+
+    @property
+    def coefs(self) -> list[int]:
+        return [t.coef for t in self.terms if t.coef] + [c for c in (self.a, self.b) if c]
+
+    @property
+    def single_loop(self) -> bool:
+        """Only the tested loop's variable appears."""
+        return not any(t.coef for t in self.terms)
+
+
+def equation(s1: ir.Affine, s2: ir.Affine, tested: LoopVar, inner1: dict[str, LoopVar],
+             inner2: dict[str, LoopVar], direction: str) -> Equation:
+    """The equation of one position for a dependence carried by ``tested``.
 
     Variables that are neither the tested loop's nor inner loops' are symbolic
     (loop-invariant) and equal on both sides.
@@ -193,38 +225,115 @@ def test_position(
         span = tested.range
         if tested.lower is None and tested.step < 0:
             direction = ">" if direction == "<" else "<"
+    return Equation(tuple(terms), a, b, const, span, direction)
 
-    # GCD test
-    coefs = [t.coef for t in terms if t.coef] + [c for c in (a, b) if c]
-    if not coefs:
-        if const != 0:
-            return Outcome(False, None)
-        return Outcome(span[1] - span[0] >= 1, None)
-    g = 0
-    for c in coefs:
-        g = math.gcd(g, abs(c))
-    if const % g != 0:
+
+# ---------------------------------------------------------------------- the tests
+#
+# A test answers with an Outcome when it decides, or None to leave the
+# question to the next test of the registry.
+
+
+def _ziv(eq: Equation) -> Outcome | None:
+    if eq.coefs:
+        return None
+    if eq.const != 0:
         return Outcome(False, None)
+    return Outcome(eq.span[1] - eq.span[0] >= 1, None)
 
-    # exact SIV: only the tested loop, same coefficient
-    if not any(t.coef for t in terms) and a == b and a != 0:
-        # a*t1 - a*t2 = const  ->  t2 - t1 = -const / a
-        if const % a != 0:
-            return Outcome(False, None)
-        d = -const // a
-        if direction == ">":
-            d = -d
-        width = span[1] - span[0]
-        return Outcome(1 <= d <= width, d if 1 <= d <= width else None)
-    # weak-zero SIV: the tested loop on one side only, no other variables
-    if not any(t.coef for t in terms) and (a == 0) != (b == 0):
-        k = a or b
-        if const % k != 0:
-            return Outcome(False, None)
-        t = const // k if a else -const // k
-        if not span[0] <= t <= span[1]:
-            return Outcome(False, None)
-    return Outcome(_banerjee(terms, (a, b), span, direction, const), None)
+
+def _gcd(eq: Equation) -> Outcome | None:
+    g = 0
+    for c in eq.coefs:
+        g = math.gcd(g, abs(c))
+    return Outcome(False, None) if eq.const % g != 0 else None
+
+
+def _strong_siv(eq: Equation) -> Outcome | None:
+    if not (eq.single_loop and eq.a == eq.b and eq.a != 0):
+        return None
+    # a*t1 - a*t2 = const  ->  t2 - t1 = -const / a
+    if eq.const % eq.a != 0:
+        return Outcome(False, None)
+    d = -eq.const // eq.a
+    if eq.direction == ">":
+        d = -d
+    width = eq.span[1] - eq.span[0]
+    return Outcome(1 <= d <= width, d if 1 <= d <= width else None)
+
+
+def _weak_zero_siv(eq: Equation) -> Outcome | None:
+    if not (eq.single_loop and (eq.a == 0) != (eq.b == 0)):
+        return None
+    k = eq.a or eq.b
+    if eq.const % k != 0:
+        return Outcome(False, None)
+    t = eq.const // k if eq.a else -eq.const // k
+    if not eq.span[0] <= t <= eq.span[1]:
+        return Outcome(False, None)
+    return None
+
+
+def _banerjee_test(eq: Equation) -> Outcome | None:
+    return Outcome(_banerjee(list(eq.terms), (eq.a, eq.b), eq.span, eq.direction, eq.const), None)
+
+
+def _fourier_motzkin(r1: Ref, r2: Ref, nest: tuple[Bound, ...], direction: str) -> Outcome | None:
+    return Outcome(False, None) if _coupled_infeasible(r1, r2, nest, direction) else None
+
+
+@dataclass(frozen=True)
+class DependenceTest:
+    """One named test.  ``scope`` ``"position"``: ``decide(equation)`` on one
+    subscript position; ``"system"``: ``decide(r1, r2, nest, direction)`` on
+    every position at once with the loop bounds, asked only when no position
+    ruled the dependence out."""
+
+    name: str
+    scope: str
+    decide: Callable[..., Outcome | None]
+    what: str
+
+
+#: The tests in the order they are tried; the first to decide gives the
+#: verdict, and an independence carries the name of the test that proved it.
+TESTS: tuple[DependenceTest, ...] = (
+    DependenceTest("ZIV", "position", _ziv,
+                   "no loop variable in the position: independent when the constants differ"),
+    DependenceTest("GCD", "position", _gcd,
+                   "independent when the gcd of the coefficients does not divide the constant"),
+    DependenceTest("strong SIV", "position", _strong_siv,
+                   "only the tested loop, the same coefficient on both sides: the exact distance"),
+    DependenceTest("weak-zero SIV", "position", _weak_zero_siv,
+                   "the tested loop on one side only: independent when its iteration is outside the loop"),
+    DependenceTest("Banerjee", "position", _banerjee_test,
+                   "bounds of the equation under the direction on the tested loop, any direction inside"),
+    DependenceTest("Fourier-Motzkin", "system", _fourier_motzkin,
+                   "all positions, loop bounds and the direction as one system of constraints (coupled "
+                   "subscripts, triangular bounds): independent when it has no solution"),
+)
+
+
+def _decide(scope: str, *args) -> Outcome | None:
+    for t in TESTS:
+        if t.scope == scope:
+            out = t.decide(*args)
+            if out is not None:
+                return dataclasses.replace(out, test=t.name)
+    return None
+
+
+def test_position(
+    s1: ir.Affine,
+    s2: ir.Affine,
+    tested: LoopVar,
+    inner1: dict[str, LoopVar],
+    inner2: dict[str, LoopVar],
+    direction: str,
+) -> Outcome:
+    """Test one subscript position for a dependence carried by ``tested``
+    with the position tests of :data:`TESTS`, in order."""
+    return _decide("position", equation(s1, s2, tested, inner1, inner2, direction)) or Outcome(True, None)
 
 
 def carried(
@@ -239,11 +348,11 @@ def carried(
 
     ``nest`` holds the bounds of the loops outside the tested one and of the
     tested loop itself (last); with it, a dependence the per-position tests
-    cannot rule out is checked on the coupled system (see :mod:`.polyhedra`).
+    cannot rule out goes to the system tests (see :mod:`.polyhedra`).
     """
     out = _carried_positions(r1, r2, tested, inner, direction)
-    if out.dependent and nest and _coupled_infeasible(r1, r2, nest, direction):
-        return Outcome(False, None)
+    if out.dependent and nest:
+        return _decide("system", r1, r2, nest, direction) or out
     return out
 
 
@@ -258,10 +367,10 @@ def _carried_positions(r1: Ref, r2: Ref, tested: LoopVar, inner: dict[str, LoopV
             continue
         out = test_position(s1, s2, tested, in1, in2, direction)
         if not out.dependent:
-            return Outcome(False, None)
+            return out
         if out.distance is not None:
             if distance is not None and distance != out.distance:
-                return Outcome(False, None)
+                return Outcome(False, None, out.test)  # two exact distances that disagree
             distance = out.distance
     return Outcome(True, distance)
 

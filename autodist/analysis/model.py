@@ -124,6 +124,9 @@ class LoopInfo:
     step: int | None = 1
     private_arrays: tuple[str, ...] = ()  # work arrays each iteration writes before reading
     do: ir.Do | None = field(default=None, compare=False, hash=False, repr=False)
+    #: parallel loops: the dependence tests that proved the reference pairs
+    #: independent (names from analysis.dependence.TESTS, in its order)
+    independent_by: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -198,12 +201,6 @@ class PhaseFlow:
 
     def execution(self, phase_id: int) -> float:
         return self._exec.get(phase_id, 0.0)
-
-    def for_array(self, array: str) -> tuple[Transition, ...]:
-        for a, ts in self.array_transitions:
-            if a == array:
-                return ts
-        return ()
 
 
 Slot = tuple[str, int]

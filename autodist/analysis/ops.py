@@ -102,10 +102,6 @@ def expr_type(unit: ir.Unit, expr: ir.Expr) -> ir.Type:
     return ir.REAL
 
 
-def _is_float(t: ir.Type) -> bool:
-    return t.base in ("real", "complex")
-
-
 def flops(unit: ir.Unit, expr: ir.Expr) -> int:
     """Arithmetic operations in evaluating ``expr`` (subscripts excluded)."""
     if isinstance(expr, (ir.Const, ir.Name, ir.OpaqueExpr)):
@@ -135,7 +131,3 @@ def flops(unit: ir.Unit, expr: ir.Expr) -> int:
 def loads(expr: ir.Expr) -> int:
     """Array element loads in evaluating ``expr`` (indirections included)."""
     return sum(1 for e in expr.walk() if isinstance(e, ir.Index))
-
-
-def is_float_expr(unit: ir.Unit, expr: ir.Expr) -> bool:
-    return _is_float(expr_type(unit, expr))

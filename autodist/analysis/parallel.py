@@ -231,11 +231,15 @@ def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: i
     private_arrays = private_arrays_of(uc.unit, do, written_arrays - red_arrays, uc.read_elsewhere)
     refs = [r for r in _refs(do, uc, skip, variant) if r.array not in private_arrays]
     nest = tuple(dep.bound_of(o) for o in outer) + (dep.bound_of(do),)
-    deps.extend(_array_deps(refs, tested, inner_info, uc, nest))
+    array_deps, proved = _array_deps(refs, tested, inner_info, uc, nest)
+    deps.extend(array_deps)
 
     parallel = not deps
+    independent_by = tuple(t.name for t in dep.TESTS if t.name in proved) if parallel else ()
     if parallel:
         notes = ["no loop-carried dependence"]
+        if independent_by:
+            notes[0] += f" (independent by {', '.join(independent_by)})"
         if private or private_arrays:
             notes.append("private " + ", ".join(sorted(private) + [f"{a}(:)" for a in private_arrays]))
         if reductions:
@@ -249,12 +253,16 @@ def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: i
         iterations=iterations, parallel=parallel, reason=reason,
         private=tuple(sorted(private)), reductions=tuple((r.name, r.op) for r in reductions),
         dependences=tuple(deps), step=tested.step, private_arrays=private_arrays, do=do,
+        independent_by=independent_by,
     )
 
 
 def _array_deps(refs: list[dep.Ref], tested: dep.LoopVar, inner: dict[str, dep.LoopVar],
-                uc: UnitContext, nest: tuple[dep.Bound, ...]) -> list[Dependence]:
+                uc: UnitContext, nest: tuple[dep.Bound, ...]) -> tuple[list[Dependence], set[str]]:
+    """The array dependences the loop carries, and the names of the tests
+    that proved the independence of the pairs that carry none."""
     out: list[Dependence] = []
+    proved: set[str] = set()
     by_array: dict[str, list[dep.Ref]] = {}
     for r in refs:
         by_array.setdefault(r.array, []).append(r)
@@ -267,7 +275,7 @@ def _array_deps(refs: list[dep.Ref], tested: dep.LoopVar, inner: dict[str, dep.L
                 line = rs[0].line
                 out.append(Dependence("flow", name, line, by_array[p][0].line, None,
                                       f"{name} and {p} share storage (EQUIVALENCE)"))
-                return out
+                return out, proved
     for name, rs in by_array.items():
         if not any(r.write for r in rs):
             continue
@@ -281,13 +289,15 @@ def _array_deps(refs: list[dep.Ref], tested: dep.LoopVar, inner: dict[str, dep.L
                     if o.dependent:
                         found = _describe(r1, r2, direction, o.distance, tested.name)
                         break
+                    if o.test is not None:
+                        proved.add(o.test)
                 if found:
                     break
             if found:
                 break
         if found:
             out.append(found)
-    return out
+    return out, proved
 
 
 def _ref_text(r: dep.Ref) -> str:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 
-from ..analysis import analyze
 from ..report.analysis import to_json, to_text
 from . import common
 
@@ -18,11 +17,11 @@ def configure(parser) -> None:
 
 
 def run(args) -> int:
-    program = common.read_sources(args)
-    options = common.analysis_options(args)
-    an = analyze(program, options)
+    pipe = common.pipeline(args)
+    an = pipe.analysis()
     if args.format == "json":
         print(json.dumps(to_json(an), indent=2))
     else:
         print(to_text(an), end="")
+    common.report_stages(pipe, args)
     return 0

@@ -6,9 +6,9 @@ import json
 import sys
 from pathlib import Path
 
-from ..analysis import analyze
+from ..annotate.source import annotate
 from ..errors import UsageError
-from ..hpf.annotate import annotate, write_atomically
+from ..fileio import write_atomically
 from ..report.mapping import plan_json
 from . import common
 
@@ -49,18 +49,18 @@ def _targets(args, changed: list[str]) -> dict[str, Path]:
 
 def run(args) -> int:
     machine = common.load_machine(args)
-    program = common.read_sources(args)
-    an = analyze(program, common.analysis_options(args, machine))
+    pipe = common.pipeline(args)
+    an = pipe.analysis(machine)
     procs = common.parse_procs(args.procs, machine.processors)
     if len(procs) != 1:
         raise UsageError("--procs: annotate takes one processor count")
-    db = common.open_db(args)
-    plan = common.build_plan(an, machine, procs[0], args, db=db)
-    common.close_db(db, args)
+    pipe.db = common.open_db(args)
+    plan = pipe.plan(machine, procs[0])
+    common.close_db(pipe.db, args)
     mode = args.mode or machine.mode
     solution = plan.solution(mode)
-    result = annotate(an, solution, plan.table, ignore_directives=args.ignore_directives,
-                      independent=not args.no_independent)
+    result = pipe.stage("annotate", annotate, an, solution, plan.table, ignore_directives=args.ignore_directives,
+                        independent=not args.no_independent)
     changed = {f: lines for f, lines in result.files}
     if args.output is None:
         if len(args.files) > 1 or any(Path(f).resolve() != Path(args.files[0]).resolve() for f in changed):
@@ -82,4 +82,5 @@ def run(args) -> int:
               f"P = {plan.procs}: static {s.total:.6g} s, dynamic {d.total:.6g} s; wrote the {solution.kind} "
               f"solution ({result.directives} directives)"
               + (f" to {args.output}" if args.output else ""), file=sys.stderr)
+    common.report_stages(pipe, args)
     return 0

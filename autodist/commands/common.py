@@ -100,11 +100,6 @@ def add_mapping_args(parser) -> None:
                         help="procedure database: reuse the results of unchanged procedures, store the rest")
 
 
-def measured_times(options) -> dict[str, float] | None:
-    prof = options.profile
-    return dict(prof.phase_times) if prof is not None and prof.phase_times else None
-
-
 def open_db(args):
     from ..mapping.database import ProcedureDatabase
 
@@ -123,15 +118,21 @@ def close_db(db, args) -> None:
               file=sys.stderr)
 
 
-def build_plan(an, machine, procs, args, table=None, alignment=None, evaluator=None, db=None):
-    """The mapping plan, with the user's own directives as constraints unless
-    --ignore-directives."""
-    from ..hpf.written import user_layouts
-    from ..mapping.arrays import build_array_table
-    from ..mapping.plan import make_plan
+def pipeline(args):
+    """The pipeline over the command's source files, with its analysis options
+    (--trip-count, --profile) and plan settings (--semantics,
+    --ignore-directives); set its ``db`` when the database is opened."""
+    from ..pipeline import Pipeline
 
-    table = table or build_array_table(an.program)
-    fixed = {} if getattr(args, "ignore_directives", False) else user_layouts(an.program, table, procs)
-    return make_plan(an, machine, procs, semantics=getattr(args, "semantics", "hpf"), fixed=fixed,
-                     measured=measured_times(an.options), table=table, alignment=alignment,
-                     evaluator=evaluator, db=db)
+    return Pipeline(read=lambda: read_sources(args), options=lambda machine: analysis_options(args, machine),
+                    semantics=getattr(args, "semantics", "hpf"),
+                    respect_directives=not getattr(args, "ignore_directives", False))
+
+
+def report_stages(pipe, args) -> None:
+    """With -v: the time of every stage that ran (stderr)."""
+    import sys
+
+    if getattr(args, "verbose", False):
+        for line in pipe.clock.lines():
+            print(line, file=sys.stderr)

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import json
 
-from ..analysis import analyze
-from ..mapping.arrays import build_array_table
-from ..mapping.candidates import align_program
 from ..report.compare import compare_json, compare_table
 from . import common
 
@@ -27,22 +24,22 @@ def configure(parser) -> None:
 
 def run(args) -> int:
     machine = common.load_machine(args)
-    program = common.read_sources(args)
-    an = analyze(program, common.analysis_options(args, machine))
+    pipe = common.pipeline(args)
+    an = pipe.analysis(machine)
     procs = common.parse_procs(args.procs, machine.processors)
-    table = build_array_table(an.program)
-    alignment = align_program(an, table, machine.solver_time_limit)
+    table = pipe.arrays(machine)
+    pipe.alignment(machine)  # one alignment for every processor count
+    pipe.db = common.open_db(args)
     rows = []
-    db = common.open_db(args)
     for p in procs:
-        plan = common.build_plan(an, machine, p, args, table=table, alignment=alignment, db=db)
+        plan = pipe.plan(machine, p)
         written = None
         if args.as_written:
-            from ..hpf.written import as_written
+            from ..annotate.written import as_written
 
-            written = as_written(an, table, machine, p)
+            written = pipe.stage("as-written", as_written, an, table, machine, p)
         rows.append((plan, written))
-    common.close_db(db, args)
+    common.close_db(pipe.db, args)
     measures = []
     if args.measure:
         from ..measure import measure_solution
@@ -50,7 +47,8 @@ def run(args) -> int:
         for plan, _ in rows:
             kinds = ["static", "dynamic"] if plan.dynamic.remaps else ["static"]
             for kind in kinds:
-                measures.append(measure_solution(plan, plan.solution(kind), args.include, args.timeout))
+                measures.append(measure_solution(plan, plan.solution(kind), args.include, args.timeout,
+                                                 clock=pipe.clock))
     if args.format == "json":
         doc = compare_json(rows, machine.source)
         if measures:
@@ -66,4 +64,5 @@ def run(args) -> int:
             for m in measures:
                 print()
                 print(measure_table(m), end="")
+    common.report_stages(pipe, args)
     return 0

@@ -100,20 +100,17 @@ def run(args) -> int:
         cores = os.cpu_count() or 1
         if not any(p <= cores for p in ([counts] if isinstance(counts, int) else counts)):
             raise UsageError(f"--measure: no processor count of the sweep fits this machine ({cores} cores)")
-    program = common.read_sources(args)
-    db = common.open_db(args)
-    planner = Planner(
-        program, machine,
-        options=lambda m: common.analysis_options(args, m),
-        build=lambda an, m, p, **reuse: common.build_plan(an, m, p, args, db=db, **reuse),
-    )
+    pipe = common.pipeline(args)
+    pipe.program  # read the sources before opening the database
+    pipe.db = common.open_db(args)
+    planner = Planner(pipe, machine)
     total = 1
     for a in axes:
         total *= len(a.values)
     with _progress(args, total) as bar:
         result = run_sweep(planner, axes, procs, refine=not args.no_refine, tolerance=args.tolerance,
                            progress=lambda: bar.update(1))
-    common.close_db(db, args)
+    common.close_db(pipe.db, args)
     measured = None
     if args.measure:
         from ..sweep.measure import measure_points
@@ -144,4 +141,5 @@ def run(args) -> int:
 
             print()
             print(measured_table(*measured), end="")
+    common.report_stages(pipe, args)
     return 0

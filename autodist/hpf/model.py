@@ -51,10 +51,6 @@ class Triplet(Expr):
     def children(self) -> tuple[Expr, ...]:
         return tuple(e for e in (self.lower, self.upper, self.stride) if e is not None)
 
-    @property
-    def is_colon(self) -> bool:
-        return self.lower is None and self.upper is None and self.stride is None
-
 
 COLON = Triplet()
 

@@ -173,10 +173,6 @@ def _group_sum(keys: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.nda
     return keys[first], np.add.reduceat(counts, first)
 
 
-def _aggregate1(labels: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    return _group_sum(labels, counts)
-
-
 def _aggregate2(a: np.ndarray, b: np.ndarray, counts: np.ndarray, nb: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     keep = counts > 0
     uniq, total = _group_sum(a[keep] * nb + b[keep], counts[keep])

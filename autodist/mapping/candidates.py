@@ -55,12 +55,6 @@ class Alignment:
     offsets: Offsets | None
     replicated: tuple[tuple[str, str], ...]  # (array, reason)
 
-    def group_of(self, array: str) -> TemplateGroup | None:
-        for g in self.groups:
-            if any(a == array for a, _ in g.members):
-                return g
-        return None
-
 
 def _phases(an: ProgramAnalysis):
     for proc in an.procedures:

@@ -34,7 +34,7 @@ from ..machine import MachineProfile
 from . import select as sel
 from .evaluate import Evaluator
 from .model import Mapping, PhaseCost
-from .remap import remap_cost, remap_volume
+from .remap import remap_cost
 from .static import StaticCandidate
 
 
@@ -386,7 +386,3 @@ class DynamicOptimizer:
                     entry.setdefault(a, lay)
                     exit_[a] = exit_.get(a, lay)
         return Mapping.of(entry), Mapping.of(exit_)
-
-
-def remap_bytes(opt: DynamicOptimizer, array: str, a: Layout, b: Layout) -> int:
-    return remap_volume(a, b, opt.nranks, opt.table.array(array).elem_size).bytes

@@ -56,6 +56,7 @@ def phase_json(proc: ProcedureAnalysis, p: Phase) -> dict[str, Any]:
                 "bounds": lp.bounds,
                 "parallel": lp.parallel,
                 "reason": lp.reason,
+                "independent_by": list(lp.independent_by),
                 "trip_count": lp.trip_count,
                 "trip_count_known": lp.trip_known,
                 "private": list(lp.private),

@@ -31,6 +31,7 @@ def measure_points(planner, result, include_dirs=(), timeout: float = 600.0,
     """Measured runs of the sweep's points that fit; also the measured time on
     one processor (the reference of measured speedups)."""
     limit = max_procs or os.cpu_count() or 1
+    clock = planner.pipeline.clock
     out: list[MeasuredPoint] = []
     sequential: float | None = None
     done: dict[tuple, MeasuredPoint] = {}
@@ -43,12 +44,12 @@ def measure_points(planner, result, include_dirs=(), timeout: float = 600.0,
             continue
         plan = planner.plan(changes, point.procs)
         kinds = ["static", "dynamic"] if plan.dynamic.remaps else ["static"]
-        runs = tuple(measure_solution(plan, plan.solution(k), include_dirs, timeout) for k in kinds)
+        runs = tuple(measure_solution(plan, plan.solution(k), include_dirs, timeout, clock=clock) for k in kinds)
         done[key] = MeasuredPoint(point.values, point.procs, runs)
         out.append(done[key])
         if sequential is None:
             one = planner.plan(changes, 1)
-            sequential = measure_solution(one, one.static, include_dirs, timeout).measured_total
+            sequential = measure_solution(one, one.static, include_dirs, timeout, clock=clock).measured_total
     return out, sequential
 
 

@@ -1,7 +1,7 @@
 """Plans of one program on many variants of one machine, reusing everything
 the varied values do not change.
 
-What depends on what:
+What depends on what (the caching is the pipeline's, :mod:`autodist.pipeline`):
 
 * the analysis depends on the profile's ``default_trip_count`` and
   ``branch_probability`` only (frequencies of phases); the array table and
@@ -20,19 +20,12 @@ once and then only re-prices and re-selects (about 50 ms a point on ADI).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
 
-from ..analysis import analyze
-from ..analysis.model import AnalysisOptions, ProgramAnalysis
 from ..machine import MachineProfile
-from ..mapping.arrays import build_array_table
-from ..mapping.candidates import align_program
-from ..mapping.evaluate import Evaluator
-from ..mapping.plan import Plan, Solution, make_plan
+from ..mapping.plan import Plan, Solution
+from ..pipeline import Pipeline
 from .axes import vary_profile
 
-#: Profile keys whose change needs a new analysis (they set frequencies).
-ANALYSIS_KEYS = ("default_trip_count", "branch_probability")
 #: Profile keys that price data movement only: on one processor nothing
 #: moves, so the sequential time does not depend on them.
 MOVEMENT_KEYS = ("remote_access_time", "latency", "bandwidth")
@@ -74,41 +67,30 @@ def outcome(sol: Solution) -> Outcome:
                    sum(r.count for r in sol.remaps), mapping_text(sol))
 
 
-def default_options(machine: MachineProfile) -> AnalysisOptions:
-    return AnalysisOptions(default_trip_count=machine.default_trip_count,
-                           branch_probability=machine.branch_probability)
-
-
-def default_build(an: ProgramAnalysis, machine: MachineProfile, procs: int, **reuse) -> Plan:
-    return make_plan(an, machine, procs, **reuse)
-
-
 class Planner:
     """Makes plans for ``(changes to the profile, processor count)``.
 
-    ``options(machine)`` gives the analysis options on a machine (frequency
-    assumptions, a profile run's data); ``build(an, machine, procs, table=,
-    alignment=, evaluator=)`` makes one plan (the commands pass their own,
-    which add the user's directives and the procedure-call semantics).
+    ``source`` is the program, or a :class:`~autodist.pipeline.Pipeline`
+    over it (the commands pass theirs, which carries the analysis options,
+    the user's directives and the procedure-call semantics); the pipeline
+    caches what the varied values do not change.
     """
 
-    def __init__(self, program, base: MachineProfile,
-                 options: Callable[[MachineProfile], AnalysisOptions] = default_options,
-                 build: Callable[..., Plan] = default_build):
-        self.program = program
+    def __init__(self, source, base: MachineProfile):
+        self.pipeline = source if isinstance(source, Pipeline) else Pipeline(source)
         self.base = base
-        self.options = options
-        self.build = build
         self._machines: dict[tuple, MachineProfile] = {}
-        self._analyses: dict[tuple, tuple[ProgramAnalysis, object, object]] = {}
-        self._evaluators: dict[tuple, Evaluator] = {}
         self._sequential: dict[tuple, float] = {}
-        self.plans_made = 0
 
     @property
     def analyses_made(self) -> int:
         """How many times the program was analysed and aligned."""
-        return len(self._analyses)
+        return self.pipeline.analyses_made
+
+    @property
+    def plans_made(self) -> int:
+        """How many different plans were made (a plan asked for again is reused)."""
+        return self.pipeline.plans_made
 
     @staticmethod
     def _key(changes: dict[str, float]) -> tuple:
@@ -120,26 +102,9 @@ class Planner:
             self._machines[key] = vary_profile(self.base, changes)
         return self._machines[key]
 
-    def _analysis(self, machine: MachineProfile):
-        key = tuple(getattr(machine, k) for k in ANALYSIS_KEYS)
-        if key not in self._analyses:
-            an = analyze(self.program, self.options(machine))
-            table = build_array_table(an.program)
-            alignment = align_program(an, table, machine.solver_time_limit)
-            self._analyses[key] = (an, table, alignment)
-        return key, self._analyses[key]
-
     def plan(self, changes: dict[str, float], procs: int) -> Plan:
         """The plan at one point."""
-        machine = self.machine(changes)
-        akey, (an, table, alignment) = self._analysis(machine)
-        ekey = (akey, procs)
-        if ekey not in self._evaluators:
-            measured = an.options.profile.phase_times if an.options.profile is not None else None
-            self._evaluators[ekey] = Evaluator(an, table, procs, dict(measured) if measured else None)
-        plan = self.build(an, machine, procs, table=table, alignment=alignment, evaluator=self._evaluators[ekey])
-        self.plans_made += 1
-        return plan
+        return self.pipeline.plan(self.machine(changes), procs)
 
     def sequential(self, changes: dict[str, float]) -> float:
         """Predicted time on one processor of the same machine (the

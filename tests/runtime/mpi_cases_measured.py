@@ -20,7 +20,7 @@ def _check(comm, name: str) -> None:
     per_rank = ex.comms.stats.gather(comm, root=0)
     if comm.Get_rank() != 0:
         return
-    from autodist.hpf.written import as_written
+    from autodist.annotate.written import as_written
     from autodist.machine import resolve_profile
     from autodist.mapping.arrays import build_array_table
 

@@ -11,19 +11,19 @@ flow transition between phases where an array's layout differs is a remap.
 
 from __future__ import annotations
 
+from .. import ir
 from ..analysis.model import ProgramAnalysis
 from ..errors import HpfError
+from ..hpf import model as m
+from ..hpf.parse import parse_directive
+from ..hpf.resolve import UnitMapping, apply_executable, resolve_unit
 from ..layout.model import Layout
+from ..machine import MachineProfile
 from ..mapping.arrays import ArrayTable
 from ..mapping.evaluate import Evaluator
 from ..mapping.model import Mapping
 from ..mapping.plan import PhaseDecision, RemapEvent, Solution
 from ..mapping.remap import remap_volume
-from ..machine import MachineProfile
-from .. import ir
-from . import model as m
-from .parse import parse_directive
-from .resolve import UnitMapping, apply_executable, resolve_unit
 
 
 def _has_mapping(unit: ir.Unit) -> bool:

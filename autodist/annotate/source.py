@@ -15,18 +15,16 @@ from __future__ import annotations
 import dataclasses
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from .. import ir
 from ..analysis.model import ProgramAnalysis
+from ..hpf import model as m
+from ..hpf.emit import directive_lines, independent_directive, layout_directives, realign_directives, redistribute_directives
+from ..hpf.splice import Insertion, is_directive_line, splice, strip_directives
 from ..layout.model import Axis, Layout
 from ..mapping.arrays import ArrayTable
 from ..mapping.evaluate import localize
 from ..mapping.plan import Solution
-from . import model as m
-from .emit import directive_lines, independent_directive, layout_directives, realign_directives, redistribute_directives
-from ..fileio import write_atomically  # noqa: F401  (re-exported for the commands)
-from .splice import Insertion, is_directive_line, splice, strip_directives
 
 FREE_SUFFIXES = (".f90", ".f95", ".f03", ".f08")
 
@@ -249,7 +247,7 @@ def _template_names(entry: dict[str, Layout], dynamic: set[str]) -> dict[str, st
 
 def _directive_names(directives: list[ir.Directive]) -> set[str]:
     """Arrays and templates the user's own mapping directives name."""
-    from .parse import parse_directive
+    from ..hpf.parse import parse_directive
 
     names: set[str] = set()
     for d in directives:
@@ -286,4 +284,4 @@ def _shift(insertions: list[Insertion], removed: list[ir.Span]) -> list[Insertio
     return [dataclasses.replace(i, line=i.line - bisect.bisect_left(gone, i.line)) for i in insertions]
 
 
-__all__ = ["annotate", "Annotated", "write_atomically", "form_of", "is_directive_line"]
+__all__ = ["annotate", "Annotated", "form_of", "is_directive_line"]
