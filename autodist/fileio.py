@@ -48,7 +48,7 @@ def check_outputs(outputs: Sequence[tuple[str, str | Path | None]], reads: Itera
             continue
         key = _identity(path)
         if key in read:
-            raise UsageError(f"{opt} {path}: refusing to overwrite {read[key]}, which this run reads")
+            raise UsageError(f"{opt} {path}: refusing to overwrite the input file {read[key]}")
         if key in seen:
             raise UsageError(f"{opt} {path}: the same file as {seen[key]}")
         if Path(path).is_dir():

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from .. import ir
 from ..analysis.model import ProgramAnalysis
+from ..frontend.source import lines_with_endings
 from ..hpf import model as m
 from ..hpf.emit import directive_lines, independent_directive, layout_directives, realign_directives, redistribute_directives
 from ..hpf.splice import Insertion, is_directive_line, splice, strip_directives
@@ -172,7 +173,8 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
         unit_name = solution.unit_of(inst)
         if inst != unit_name:
             renames.setdefault(caller, {})[line] = (unit_name, inst)
-    file_lines = {f: list(program.source_lines(f)) for f in program.files}
+    original = {f: lines_with_endings(f, program.source_lines(f)) for f in program.files}
+    file_lines = {f: list(lines) for f, lines in original.items()}
     for unit in program.units:
         file = unit.span.file
         existing = list(unit.directives) + [s for s in unit.statements() if isinstance(s, ir.Directive)]
@@ -200,7 +202,7 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
         ins = per_file.get(file, [])
         gone = strip.get(file, [])
         lines = file_lines[file]
-        if not ins and not gone and lines == list(program.source_lines(file)):
+        if not ins and not gone and lines == original[file]:
             continue
         if gone:
             lines = strip_directives(lines, gone)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from ..annotate.source import annotate
 from ..errors import UsageError
-from ..fileio import write_atomically
+from ..fileio import write_atomically, write_bytes_atomically
+from ..frontend.source import SOURCE_CODEC, lines_with_endings
 from ..report.mapping import plan_json
 from . import common
 
@@ -26,25 +27,34 @@ def configure(parser) -> None:
     parser.add_argument("--no-independent", action="store_true", help="do not write INDEPENDENT directives")
 
 
-def _targets(args, changed: list[str]) -> dict[str, Path]:
-    """Where each changed file goes; refuses to overwrite an input."""
-    inputs = {Path(f).resolve() for f in args.files}
+def _targets(args, files: list[str], changed: list[str]) -> dict[str, Path]:
+    """Where each file goes: with one input and ``-o FILE``, the input (and any other
+    file that changes, next to it); with ``-o DIR``, every file of the program (the
+    unchanged ones copied), so that the directory builds as the original did."""
     out = Path(args.output)
     if len(args.files) == 1 and not (out.is_dir() or args.output.endswith("/")):
         main = str(Path(args.files[0]))
-        extra = [f for f in changed if Path(f).resolve() != Path(main).resolve()]
         targets = {main: out}
-        if extra:
-            for f in extra:
+        for f in changed:
+            if Path(f).resolve() != Path(main).resolve():
                 targets[f] = out.parent / Path(f).name
-    else:
-        if out.exists() and not out.is_dir():
-            raise UsageError(f"-o {args.output}: several files need a directory")
-        targets = {f: out / Path(f).name for f in changed}
-    for src, dst in targets.items():
-        if dst.resolve() in inputs or (dst.exists() and any(dst.resolve() == Path(i) for i in inputs)):
-            raise UsageError(f"-o {dst}: refusing to overwrite the input file {src}")
+        return targets
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"-o {args.output}: several files need a directory")
+    targets: dict[str, Path] = {}
+    for f in files:
+        dst = out / Path(f).name
+        if dst in targets.values():
+            other = next(s for s, d in targets.items() if d == dst)
+            raise UsageError(f"-o {args.output}: {f} and {other} have the same name")
+        targets[f] = dst
     return targets
+
+
+def _text(lines) -> bytes:
+    """The file's bytes: its lines carry their own endings (a last line may have none)."""
+    return "".join(line if line.endswith(("\n", "\r")) else line + "\n" for line in lines[:-1]).encode(
+        SOURCE_CODEC) + (lines[-1].encode(SOURCE_CODEC) if lines else b"")
 
 
 def run(args) -> int:
@@ -54,6 +64,12 @@ def run(args) -> int:
     procs = common.parse_procs(args.procs, machine.processors)
     if len(procs) != 1:
         raise UsageError("--procs: annotate takes one processor count")
+    program = an.program
+    outputs = [("--report", args.report)]
+    if args.output is not None:
+        targets = _targets(args, list(program.files), [])
+        outputs = [("-o", dst) for dst in targets.values()] + outputs
+    common.guard_outputs(args, program, machine, outputs)
     pipe.db = common.open_db(args)
     plan = pipe.plan(machine, procs[0])
     common.close_db(pipe.db, args)
@@ -62,17 +78,22 @@ def run(args) -> int:
     result = pipe.stage("annotate", annotate, an, solution, plan.table, ignore_directives=args.ignore_directives,
                         independent=not args.no_independent)
     changed = {f: lines for f, lines in result.files}
+
+    def text_of(f: str) -> bytes:
+        return _text(changed.get(f) or lines_with_endings(f, program.source_lines(f)))
+
     if args.output is None:
         if len(args.files) > 1 or any(Path(f).resolve() != Path(args.files[0]).resolve() for f in changed):
             if len(changed) > 1:
                 raise UsageError("several files change: give -o DIR")
-        lines = changed.get(args.files[0]) or tuple(an.program.source_lines(args.files[0]))
-        sys.stdout.write("".join(l if l.endswith("\n") else l + "\n" for l in lines))
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text_of(args.files[0]))
+        sys.stdout.buffer.flush()
     else:
-        targets = _targets(args, list(changed) or [args.files[0]])
+        targets = _targets(args, list(program.files), list(changed))
+        common.guard_outputs(args, program, machine, [("-o", dst) for dst in targets.values()])
         for src, dst in targets.items():
-            lines = changed.get(src) or tuple(an.program.source_lines(src))
-            write_atomically(dst, lines)
+            write_bytes_atomically(dst, text_of(src))
     if args.report:
         doc = plan_json(plan, mode, machine.source)
         write_atomically(Path(args.report), (json.dumps(doc, indent=2) + "\n",))

@@ -136,3 +136,19 @@ def report_stages(pipe, args) -> None:
     if getattr(args, "verbose", False):
         for line in pipe.clock.lines():
             print(line, file=sys.stderr)
+
+
+def guard_outputs(args, program, machine, outputs) -> None:
+    """Refuse, before anything is written, an output (``(option, path)`` pairs) that
+    would replace a file this run reads — a source or INCLUDE file of ``program``,
+    the machine profile, the ``--profile`` data — or another output, the
+    procedure database of ``--db`` included."""
+    from ..fileio import check_outputs
+
+    reads = list(program.files) if program is not None else list(getattr(args, "files", []))
+    if machine is not None and machine.source and Path(machine.source).exists():
+        reads.append(machine.source)
+    if getattr(args, "profile", None):
+        reads.append(args.profile)
+    db = getattr(args, "db", None)
+    check_outputs(list(outputs) + ([("--db", db)] if db else []), reads)

@@ -24,8 +24,7 @@ def run(args) -> int:
     for f in args.files:
         if not Path(f).is_file():
             raise UsageError(f"{f}: no such file")
-    if any(Path(args.output).resolve() == Path(f).resolve() for f in args.files):
-        raise UsageError(f"-o {args.output}: refusing to overwrite an input file")
+    common.guard_outputs(args, None, None, [("-o", args.output)])
     data, printed = profile_program(args.files, args.include)
     write_profile_data(args.output, data, args.files)
     if args.show_output:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..errors import UsageError
+from . import common
 from ..runtime.job.launch import DEFAULT_TIMEOUT
 
 
@@ -49,9 +50,7 @@ def _request(args):
         raise UsageError("--timeout must be positive")
     if not 0 <= args.rtol < 1:
         raise UsageError("--rtol must be in [0, 1)")
-    for out in (args.report, args.dump):
-        if out is not None and any(Path(out).resolve() == Path(f).resolve() for f in args.files):
-            raise UsageError(f"{out}: refusing to overwrite an input file")
+    common.guard_outputs(args, None, None, [("--report", args.report), ("--dump", args.dump)])
     return RunRequest(files=tuple(args.files), include_dirs=tuple(args.include), report=args.report,
                       dump=args.dump, verify=args.verify, rtol=args.rtol, vectorize=not args.no_vectorize,
                       distribute=not args.replicated, gfortran=not args.no_gfortran, quiet=args.quiet,

@@ -48,21 +48,7 @@ def _outputs(args, machine) -> dict[str, str]:
         raise UsageError("only one of --csv and --json can go to stdout ('-')")
     if wanted.get("plot") == "-":
         raise UsageError("--plot needs a file name (PNG)")
-    inputs = {Path(f).resolve(): f for f in args.files}
-    if machine.source:
-        inputs[Path(machine.source).resolve()] = machine.source
-    seen: dict[Path, str] = {}
-    for opt, name in wanted.items():
-        if name == "-":
-            continue
-        path = Path(name).resolve()
-        if path in inputs:
-            raise UsageError(f"--{opt} {name}: refusing to overwrite the input file {inputs[path]}")
-        if path in seen:
-            raise UsageError(f"--{opt} {name}: the same file as --{seen[path]}")
-        if path.is_dir():
-            raise UsageError(f"--{opt} {name}: is a directory")
-        seen[path] = opt
+    common.guard_outputs(args, None, machine, [(f"--{opt}", name) for opt, name in wanted.items() if name != "-"])
     return wanted
 
 

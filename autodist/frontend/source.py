@@ -167,3 +167,16 @@ def load(
         files=tuple(texts),
         texts=tuple(texts.items()),
     )
+
+
+def lines_with_endings(path: str, lines: Sequence[str]) -> list[str]:
+    """The lines of the file ``path`` with their own endings (LF, CR LF, CR, none on
+    a last line without one) when the file still holds ``lines`` (the lines it was
+    read as); else ``lines`` ended by LF."""
+    try:
+        raw = split_lines(decode(Path(path).read_bytes()), keepends=True)
+    except OSError:
+        raw = []
+    if [line.rstrip("\r\n") for line in raw] == list(lines):
+        return raw
+    return [line + "\n" for line in lines]

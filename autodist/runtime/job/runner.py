@@ -82,7 +82,15 @@ def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
         if hasattr(out, "reconfigure"):  # the program's bytes, whatever they are (fortran.formats.as_output)
             out.reconfigure(errors="surrogateescape")
     rank = comm.Get_rank()
-    prepared = _shared(comm, lambda: prepare(req.files, req.include_dirs))
+    def build():
+        from ...fileio import check_outputs
+
+        got = prepare(req.files, req.include_dirs)
+        # INCLUDE files are known once the program is read
+        check_outputs([("--report", req.report), ("--dump", req.dump)], got[0].files)
+        return got
+
+    prepared = _shared(comm, build)
     if prepared is None:
         return 2
     program, analysis, translations = prepared
