@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from .kinds import FuncKind, IoKind, Op, SymbolKind, UnaryOp, UnitKind, coerce
 
@@ -598,8 +598,6 @@ class Unit:
 
     def statements(self) -> Iterator[Stmt]:
         """Every statement of the body, nested ones included, in source order."""
-        from .queries import walk
-
         yield from walk(self.body)
 
 
@@ -634,3 +632,16 @@ class Program:
             if f == file:
                 return lines
         raise KeyError(file)
+
+
+def walk(stmts: Iterable[Stmt]) -> Iterator[Stmt]:
+    """All statements in ``stmts`` and nested in them, pre-order (source order)."""
+    stack = [iter(stmts)]
+    while stack:
+        s = next(stack[-1], None)
+        if s is None:
+            stack.pop()
+            continue
+        yield s
+        for block in reversed(s.blocks()):
+            stack.append(iter(block))

@@ -12,15 +12,8 @@ from __future__ import annotations
 import dataclasses
 from typing import Callable, Iterable, Iterator
 
+from .nodes import walk  # noqa: F401  (the statement walker is the nodes' own)
 from .nodes import ArithIf, ComputedGoto, Expr, Goto, Index, Name, Span, Stmt
-
-
-def walk(stmts: Iterable[Stmt]) -> Iterator[Stmt]:
-    """All statements in ``stmts`` and nested in them, pre-order (source order)."""
-    for s in stmts:
-        yield s
-        for block in s.blocks():
-            yield from walk(block)
 
 
 def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:

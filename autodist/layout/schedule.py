@@ -265,13 +265,6 @@ class Schedule:
         """Every transfer between two different ranks (lists P views)."""
         return [t for r in range(self.nranks) for t in self.receives(r)]
 
-    def volume(self, elem_bytes: int = 8):
-        """Exact elements, bytes and messages per rank (see :mod:`autodist.layout.volume`)."""
-        from .volume import exchange_volume
-
-        return exchange_volume(self.src, self.needs, self.nranks, elem_bytes)
-
-
 @lru_cache(maxsize=1 << 14)
 def _incoming(sched: Schedule, rank: int) -> tuple[Transfer, ...]:
     src = sched.ownership
