@@ -43,10 +43,7 @@ def _lists(body: tuple[ir.Stmt, ...]) -> Iterator[tuple[ir.Stmt, ...]]:
         stmts = stack.pop()
         yield stmts
         for s in stmts:
-            if isinstance(s, (ir.Do, ir.DoWhile)):
-                stack.append(s.body)
-            elif isinstance(s, ir.If):
-                stack.extend(b.body for b in s.branches)
+            stack.extend(s.blocks())
 
 
 def _asserts_independent(s: ir.Directive) -> bool:
