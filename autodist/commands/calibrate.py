@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 from ..errors import UsageError
+from . import common
 
 
 def configure(parser) -> None:
@@ -29,8 +30,7 @@ def configure(parser) -> None:
                         help="measurements of each quantity, the median is reported (default 15; 3 with --quick)")
     parser.add_argument("--quick", action="store_true",
                         help="few short measurements: seconds in all, rough numbers (tests, a first look)")
-    parser.add_argument("--timeout", type=float, default=600.0, metavar="S",
-                        help="seconds before the MPI job is killed (default 600)")
+    common.add_timeout_arg(parser, 600.0, "kill the MPI job")
 
 
 def run(args) -> int:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+import math
 from pathlib import Path
 
 from ..analysis.model import AnalysisOptions
@@ -12,6 +14,26 @@ def add_source_args(parser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="Fortran 77 source files")
     parser.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
                         help="search DIR for INCLUDE files (repeatable)")
+
+
+#: The longest time limit accepted (a week): beyond it a limit is a typo.
+MAX_TIMEOUT = 7 * 24 * 3600.0
+
+
+def seconds(text: str) -> float:
+    """An argparse type: a positive, finite number of seconds up to :data:`MAX_TIMEOUT`."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds, not {text!r}") from None
+    if not math.isfinite(value) or value <= 0 or value > MAX_TIMEOUT:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds up to {MAX_TIMEOUT:g}, not {text!r}")
+    return value
+
+
+def add_timeout_arg(parser, default: float, what: str) -> None:
+    parser.add_argument("--timeout", type=seconds, default=default, metavar="SEC",
+                        help=f"{what} after SEC seconds (default {default:g})")
 
 
 def add_profile_data_arg(parser) -> None:

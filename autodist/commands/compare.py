@@ -18,8 +18,7 @@ def configure(parser) -> None:
                         help="add the mapping the source's own HPF directives describe")
     parser.add_argument("--measure", action="store_true",
                         help="also run each solution with the MPI runtime and show predicted vs measured")
-    parser.add_argument("--timeout", type=float, default=600.0, metavar="S",
-                        help="seconds allowed for each measured run (default 600)")
+    common.add_timeout_arg(parser, 600.0, "with --measure, stop a measured run")
 
 
 def run(args) -> int:

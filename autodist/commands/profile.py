@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..errors import UsageError
 from . import common
+from ..runtime.job.launch import DEFAULT_TIMEOUT
 
 
 def configure(parser) -> None:
@@ -15,17 +16,20 @@ def configure(parser) -> None:
     parser.add_argument("-o", "--output", metavar="FILE.json", required=True,
                         help="where to write the profile data (read by --profile of analyze, annotate, compare, sweep)")
     parser.add_argument("--show-output", action="store_true", help="print what the program prints (on stdout)")
+    common.add_timeout_arg(parser, DEFAULT_TIMEOUT, "stop the profiled program")
 
 
 def run(args) -> int:
     from ..analysis.profiledata import write_profile_data
+    from ..runtime.job.faults import deadline
     from ..runtime.job.profiler import profile_program
 
     for f in args.files:
         if not Path(f).is_file():
             raise UsageError(f"{f}: no such file")
     common.guard_outputs(args, None, None, [("-o", args.output)])
-    data, printed = profile_program(args.files, args.include)
+    with deadline(args.timeout, "the profiled program"):
+        data, printed = profile_program(args.files, args.include)
     write_profile_data(args.output, data, args.files)
     if args.show_output:
         sys.stdout.write(printed)

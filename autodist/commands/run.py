@@ -30,8 +30,7 @@ def configure(parser) -> None:
                              "on a mismatch)")
     parser.add_argument("--rtol", type=float, default=1e-12, help="relative error allowed by --verify (default 1e-12)")
     parser.add_argument("--no-gfortran", action="store_true", help="--verify without the gfortran reference")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SEC",
-                        help=f"kill the job after SEC seconds (default {DEFAULT_TIMEOUT:g})")
+    common.add_timeout_arg(parser, DEFAULT_TIMEOUT, "stop the program (at every rank count)")
     parser.add_argument("--no-vectorize", action="store_true",
                         help="run every phase as translated scalar code (slower; for comparisons)")
     parser.add_argument("--replicated", action="store_true",
@@ -46,8 +45,6 @@ def _request(args):
             raise UsageError(f"{f}: no such file")
     if args.nprocs is not None and args.nprocs < 1:
         raise UsageError(f"-np: the number of ranks must be positive, not {args.nprocs}")
-    if args.timeout <= 0:
-        raise UsageError("--timeout must be positive")
     if not 0 <= args.rtol < 1:
         raise UsageError("--rtol must be in [0, 1)")
     common.guard_outputs(args, None, None, [("--report", args.report), ("--dump", args.dump)])

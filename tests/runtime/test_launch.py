@@ -94,3 +94,72 @@ def test_spmd_relaunches_autodist_on_n_ranks(tmp_path, capfd):
     assert code == 0
     out = capfd.readouterr().out
     assert out.count("MPI library:") == 2  # `autodist info` ran on both ranks
+
+
+KILLED = '''
+    import os, signal, sys
+    from mpi4py import MPI
+    from autodist.runtime.job.launch import guarded
+
+    def work():
+        comm = MPI.COMM_WORLD
+        if comm.Get_rank() == 0:
+            print("=" * 83, flush=True)  # the program's own rule stays in its output
+            print("result 42", flush=True)
+        comm.Barrier()
+        if comm.Get_rank() == 1:
+            os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer does
+        comm.Barrier()
+
+    sys.exit(guarded(work))
+'''
+
+
+@pytest.mark.mpi
+def test_a_killed_rank_is_named_by_the_launcher_and_the_mpi_banner_is_not_output(tmp_path):
+    code, out, err = run(tmp_path, KILLED, [], 3)
+    assert code == 2
+    assert err.strip().splitlines() == [
+        "autodist: error: rank 1 of 3 ended abnormally (Killed (signal 9)); "
+        "signal 9 often comes from the system's out-of-memory killer"]
+    assert "BAD TERMINATION" not in out and "=" * 83 + "\nresult 42\n" in out
+
+
+def _filtered(text: str) -> tuple[str, dict]:
+    from autodist.runtime.job.faults import BannerFilter
+
+    sink = io.StringIO()
+    f = BannerFilter(type("S", (), {"write": lambda self, b: sink.write(b.decode()), "flush": lambda self: None})())
+    for line in text.splitlines(keepends=True):
+        f.feed(line.encode())
+    f.close()
+    return sink.getvalue(), f.banner
+
+
+def test_the_banner_filter_keeps_everything_but_the_mpi_banner():
+    rule = "=" * 83 + "\n"
+    banner = ("\n" + rule + "=   BAD TERMINATION OF ONE OF YOUR APPLICATION PROCESSES\n=   PID 4242 RUNNING AT vm\n"
+              "=   EXIT CODE: 9\n=   CLEANING UP REMAINING PROCESSES\n=   YOU CAN IGNORE THE BELOW CLEANUP MESSAGES\n"
+              + rule + "YOUR APPLICATION TERMINATED WITH THE EXIT STRING: Killed (signal 9)\n"
+              "This typically refers to a problem with your application.\n"
+              "Please see the FAQ page for debugging suggestions\n")
+    program = "x\n\n" + rule + rule + "\n\n =\n" + rule
+    out, fields = _filtered(program + banner)
+    assert out == program
+    assert fields == {"pid": "4242", "exit code": "9", "exit string": "Killed (signal 9)"}
+    assert _filtered(program) == (program, {})
+
+
+def test_simultaneous_failures_name_the_lowest_rank_with_the_first_message(tmp_path):
+    from autodist.runtime.job.faults import Mailbox
+
+    box = Mailbox(tmp_path)
+    for rank in (2, 0, 1):
+        box.failed(rank, 2, "p.f:7: integer division by zero")
+    assert box.verdict(2, 3, {}) == (2, "autodist: error: rank 0: p.f:7: integer division by zero")
+    (tmp_path / "quiet").mkdir()
+    assert Mailbox(tmp_path / "quiet").verdict(0, 3, {}) == (0, None)
+    assert Mailbox(tmp_path / "quiet").verdict(7, 3, {}) == (7, None)  # e.g. STOP 7
+    assert Mailbox(tmp_path / "quiet").verdict(137, 3, {"exit code": "9"}) == (
+        2, "autodist: error: a rank of 3 ended abnormally (exit code 9); "
+           "signal 9 often comes from the system's out-of-memory killer")

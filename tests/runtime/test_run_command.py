@@ -96,17 +96,41 @@ def test_a_fault_on_one_rank_ends_the_job_with_its_message(tmp_path):
     path.write_text(FAULT)
     t0 = time.monotonic()
     out = cli("run", str(path), "-np", "4", "--timeout", "120", timeout=200)
-    assert out.returncode != 0
-    assert f"rank 3: {path}:13: index 17 of A dimension 1 is outside 1:16" in out.stderr
+    assert out.returncode == 2
+    assert out.stderr == f"autodist: error: rank 3: {path}:13: index 17 of A dimension 1 is outside 1:16\n"
     assert time.monotonic() - t0 < 100
-    assert "Traceback" not in out.stderr
 
 
-def test_a_job_that_does_not_end_is_killed_at_the_timeout(tmp_path):
+def test_a_fault_on_every_rank_is_one_message_from_the_launcher(tmp_path):
+    path = tmp_path / "div.f"
+    path.write_text("      PROGRAM DIV\n      INTEGER I, J, A(100)\n      J = 0\n      DO I = 1, 100\n"
+                    "        A(I) = I\n      END DO\n      PRINT *, A(50) / J\n      END\n")
+    out = cli("run", str(path), "-np", "3", timeout=200)
+    assert out.returncode == 2 and out.stdout == ""
+    assert out.stderr == f"autodist: error: rank 0: {path}:7: integer division by zero\n"
+
+
+SPIN = "      PROGRAM SPIN\n      INTEGER K\n      K = 0\n   10 K = K + 1\n      GOTO 10\n      END\n"
+
+
+@pytest.mark.parametrize("nranks", [1, 2])
+def test_a_job_that_does_not_end_is_stopped_at_the_timeout_at_every_rank_count(tmp_path, nranks):
     path = tmp_path / "spin.f"
-    path.write_text("      PROGRAM SPIN\n      INTEGER K\n      K = 0\n   10 K = K + 1\n      GOTO 10\n      END\n")
-    out = cli("run", str(path), "-np", "2", "--timeout", "3", timeout=120)
-    assert out.returncode != 0 and "did not finish within 3 s" in out.stderr
+    path.write_text(SPIN)
+    t0 = time.monotonic()
+    out = cli("run", str(path), "-np", str(nranks), "--timeout", "3", timeout=120)
+    assert out.returncode == 2 and len(out.stderr.splitlines()) == 1
+    assert "the run did not finish within 3 s" in out.stderr
+    assert ("rank " in out.stderr) == (nranks > 1)
+    assert time.monotonic() - t0 < 60
+
+
+def test_profile_of_a_program_that_does_not_end_stops_at_the_timeout(tmp_path):
+    path = tmp_path / "spin.f"
+    path.write_text(SPIN)
+    out = cli("profile", str(path), "-o", str(tmp_path / "p.json"), "--timeout", "2", timeout=120)
+    assert out.returncode == 2 and "the profiled program did not finish within 2 s" in out.stderr
+    assert len(out.stderr.splitlines()) == 1 and not (tmp_path / "p.json").exists()
 
 
 def test_constructs_outside_the_subset_are_reported_before_anything_runs(tmp_path):
@@ -126,6 +150,9 @@ def test_bad_options_are_usage_errors(tmp_path):
     assert out.returncode == 2 and "-np" in out.stderr
     out = cli("run", str(path), "--report", str(path))
     assert out.returncode == 2 and "refusing to overwrite" in out.stderr
+    for bad in ("nan", "inf", "0", "-1", "1e300", "soon"):
+        out = cli("run", str(path), "--timeout", bad)
+        assert out.returncode == 2 and "--timeout" in out.stderr and len(out.stderr.splitlines()) == 1
 
 
 PROFILED = """\

@@ -6,12 +6,15 @@
   next to the Python interpreter (where the ``mpich`` wheel installs it), else
   the first on ``PATH``.
 * :func:`launch` — run ``python <args>`` on ``n`` ranks and wait, with a
-  timeout (default 600 s) that kills the whole job and says so.  stderr is
-  passed through except for the MPI library's own abort banners, so only
-  autodist's messages (and the program's) reach the user.
-* :func:`guarded` — call a function on this rank; an exception ends the
-  *whole* job promptly (``MPI_Abort``) after printing this rank's message, so
-  an error on one rank never leaves the others waiting in a collective.
+  timeout (default 600 s) that kills the whole job and says so.  Output and
+  stderr are passed through without the MPI library's own banners, and a
+  failed job gets one line from the launcher naming the rank that failed
+  (:mod:`.faults`), so only autodist's message and the program's output
+  reach the user.
+* :func:`guarded` — call a function on this rank within a time limit; an
+  exception ends the *whole* job promptly (``MPI_Abort``) after reporting
+  this rank's message, so an error on one rank never leaves the others
+  waiting in a collective.
 * :func:`spmd` — both together, for a command: run in place when already
   under mpiexec (or on one rank), else relaunch itself on N ranks.
 
@@ -21,18 +24,21 @@ initializes MPI.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ...errors import AutodistError, RuntimeFault
+from ...errors import AutodistError, RuntimeFault, stage_of
+from .faults import MAILBOX, BannerFilter, Failure, Mailbox, deadline
 
 #: Seconds an MPI job may run before autodist kills it.
 DEFAULT_TIMEOUT = 600.0
@@ -91,33 +97,77 @@ def _forward_stderr(pipe, sink) -> None:
     pipe.close()
 
 
+def _forward_stdout(pipe, banner: BannerFilter) -> None:
+    for line in iter(pipe.readline, b""):
+        banner.feed(line)
+    banner.close()
+    pipe.close()
+
+
+class _ByteSink:
+    """Bytes written to a text stream: through its buffer when it has one
+    (the program's bytes unchanged), else decoded as the runtime encodes."""
+
+    def __init__(self, stream):
+        self.stream = stream
+
+    def write(self, data: bytes) -> None:
+        buffer = getattr(self.stream, "buffer", None)
+        if buffer is not None:
+            self.stream.flush()
+            buffer.write(data)
+        else:
+            self.stream.write(data.decode("utf-8", "surrogateescape"))
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+
 def launch(args: Sequence[str], nranks: int, timeout: float | None = DEFAULT_TIMEOUT, env: dict | None = None,
            stdout=None, stderr=None, cwd: str | None = None) -> int:
     """Run ``python <args>`` on ``nranks`` ranks and return its exit status.
 
-    ``stdout`` is inherited unless a file object is given; stderr goes to
-    ``stderr`` (default: ours) without the MPI library's abort banners.  On
-    timeout the whole job is killed and :class:`~autodist.errors.RuntimeFault`
+    The program's output goes to ``stdout`` (default: ours) without the MPI
+    library's termination banner, its stderr to ``stderr`` (default: ours)
+    without the library's abort messages.  A rank that fails under
+    :func:`guarded` reports to the launcher, which prints one line for the
+    job naming the rank that failed first (see :mod:`.faults`).  On timeout
+    the whole job is killed and :class:`~autodist.errors.RuntimeFault`
     raised."""
     cmd = mpiexec_command(nranks, args)
-    proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.PIPE, text=True, env=env, cwd=cwd,
-                            start_new_session=True, preexec_fn=_die_with_parent())
     sink = stderr if stderr is not None else sys.stderr
-    forward = threading.Thread(target=_forward_stderr, args=(proc.stderr, sink), daemon=True)
-    forward.start()
-    try:
-        code = proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        _kill(proc)
-        forward.join(timeout=5)
-        raise RuntimeFault(
-            f"the MPI job on {nranks} rank(s) did not finish within {timeout:g} s and was killed"
-        ) from None
-    except BaseException:
-        _kill(proc)
-        raise
-    forward.join(timeout=5)
-    return code
+    with tempfile.TemporaryDirectory(prefix="autodist-job-") as folder:
+        environ = dict(os.environ if env is None else env)
+        environ[MAILBOX] = folder
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environ, cwd=cwd,
+                                start_new_session=True, preexec_fn=_die_with_parent())
+        banner = BannerFilter(_ByteSink(stdout if stdout is not None else sys.stdout))
+        errors = io.TextIOWrapper(proc.stderr, encoding="utf-8", errors="replace")
+        threads = [threading.Thread(target=_forward_stderr, args=(errors, sink), daemon=True),
+                   threading.Thread(target=_forward_stdout, args=(proc.stdout, banner), daemon=True)]
+        for t in threads:
+            t.start()
+        try:
+            code = proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            _kill(proc)
+            _join(threads)
+            raise RuntimeFault(
+                f"the MPI job on {nranks} rank(s) did not finish within {timeout:g} s and was killed"
+            ) from None
+        except BaseException:
+            _kill(proc)
+            raise
+        _join(threads)
+        status, line = Mailbox(folder).verdict(code, nranks, banner.banner)
+    if line:
+        print(line, file=sink, flush=True)
+    return status
+
+
+def _join(threads) -> None:
+    for t in threads:
+        t.join(timeout=5)
 
 
 def launch_autodist(argv: Sequence[str], nranks: int, timeout: float | None = DEFAULT_TIMEOUT) -> int:
@@ -149,12 +199,18 @@ def _die_with_parent():
 def spmd(argv: Sequence[str], nranks: int, fn: Callable[..., int | None], *args,
          timeout: float | None = DEFAULT_TIMEOUT) -> int:
     """What ``autodist run -np N`` does with its rank work ``fn``: inside an MPI
-    job (or for one rank) run ``fn(*args)`` here under :func:`guarded`;
-    otherwise start ``mpiexec -n N python -m autodist <argv>`` (whose ranks
-    then take the first branch) and return its exit status."""
+    job (or for one rank) run ``fn(*args)`` here under :func:`guarded` with
+    the time limit; otherwise start ``mpiexec -n N python -m autodist <argv>``
+    (whose ranks then take the first branch, ``argv`` carrying the limit) and
+    return its exit status.  The launcher kills the job :data:`BACKSTOP`
+    seconds after the limit, should a rank not come back to Python."""
     if nranks == 1 or in_mpi_job():
-        return guarded(fn, *args)
-    return launch_autodist(argv, nranks, timeout)
+        return guarded(fn, *args, timeout=timeout)
+    return launch_autodist(argv, nranks, None if timeout is None else timeout + BACKSTOP)
+
+
+#: Seconds the launcher waits past a job's own time limit before killing it.
+BACKSTOP = 30.0
 
 
 def _kill(proc: subprocess.Popen) -> None:
@@ -171,23 +227,30 @@ def _kill(proc: subprocess.Popen) -> None:
             continue
 
 
-def guarded(fn: Callable[..., int | None], *args, **kwargs) -> int:
-    """Run ``fn`` on this rank and return its status.  If it raises, print
-    this rank's message on stderr and end the whole job with ``MPI_Abort``
+def guarded(fn: Callable[..., int | None], *args, timeout: float | None = None, **kwargs) -> int:
+    """Run ``fn`` on this rank, within ``timeout`` seconds when given, and
+    return its status.  If it raises, end the whole job with ``MPI_Abort``
     (status 2 for an :class:`~autodist.errors.AutodistError`, 3 for a bug,
-    130 for an interrupt); on a single rank, return that status instead."""
+    130 for an interrupt) so an error on one rank never leaves the others
+    waiting in a collective; on a single rank, return that status instead.
+    The message goes to this job's launcher when autodist started the job
+    (it prints one line for the job), else to stderr."""
     from mpi4py import MPI
 
     comm = MPI.COMM_WORLD
-    who = f"rank {comm.Get_rank()}: " if comm.Get_size() > 1 else ""
+    mailbox = Mailbox.of_this_job()
+    if mailbox is not None:
+        mailbox.started(comm.Get_rank())
     try:
-        return int(fn(*args, **kwargs) or 0)
+        with deadline(timeout):
+            return int(fn(*args, **kwargs) or 0)
     except AutodistError as exc:
-        return _die(comm, f"autodist: error: {who}{exc}", 2)
+        return _die(comm, mailbox, 2, str(exc))
     except KeyboardInterrupt:
-        return _die(comm, f"autodist: {who}interrupted", 130)
+        return _die(comm, mailbox, 130, "interrupted")
     except Exception as exc:  # a bug: still end the job, never hang
-        return _die(comm, f"autodist: internal error: {who}{type(exc).__name__}: {exc}", 3)
+        stage = stage_of(exc)
+        return _die(comm, mailbox, 3, f"{type(exc).__name__}{f' in stage {stage}' if stage else ''}: {exc}")
 
 
 #: Seconds a failing rank waits between printing its message and aborting,
@@ -195,9 +258,14 @@ def guarded(fn: Callable[..., int | None], *args, **kwargs) -> int:
 ABORT_GRACE = 0.3
 
 
-def _die(comm, message: str, code: int) -> int:
-    print(message, file=sys.stderr, flush=True)
-    if comm.Get_size() > 1:
-        time.sleep(ABORT_GRACE)
-        comm.Abort(code)
-    return code
+def _die(comm, mailbox: Mailbox | None, status: int, message: str) -> int:
+    rank, size = comm.Get_rank(), comm.Get_size()
+    if mailbox is not None:
+        mailbox.failed(rank, status, message)
+    else:
+        print(Failure(rank, status, time.time(), message).line(size), file=sys.stderr, flush=True)
+    if size > 1:
+        if mailbox is None:
+            time.sleep(ABORT_GRACE)
+        comm.Abort(status)
+    return status

@@ -38,7 +38,7 @@ import numpy as np
 
 from ... import ir
 from ...analysis.model import Phase, ProgramAnalysis
-from ...errors import AutodistError, RuntimeFault, UnsupportedError
+from ...errors import STAGE_ATTRIBUTE, AutodistError, RuntimeFault, UnsupportedError, stage_of
 from ...hpf.resolve import UnitMapping, apply_executable, resolve_unit
 from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
@@ -269,26 +269,35 @@ class Executor:
         except StopProgram as stop:
             return stop.code if stop.code is not None else None
         except AutodistError as exc:
-            raise self._located(exc) from None
-        except (ZeroDivisionError, IndexError, ValueError, OverflowError, TypeError, KeyError) as exc:
-            raise self._located(RuntimeFault(_describe(exc))) from None
+            raise self._located(exc, exc) from None
+        except (ZeroDivisionError, OverflowError) as exc:  # the program's arithmetic
+            raise self._located(RuntimeFault(_describe(exc)), exc) from None
+        except Exception as exc:  # a bug of the runtime: say where in the program it struck
+            where = self._where(exc)
+            if where is not None and stage_of(exc) is None:
+                setattr(exc, STAGE_ATTRIBUTE, f"run, at {where[0]}:{where[1]}")
+            raise
         finally:
             np.seterr(**old)
             self.out.flush()
 
-    def _located(self, exc: AutodistError) -> AutodistError:
-        """The error with the Fortran ``file:line`` where it happened."""
-        if exc.file and exc.line:
-            return exc
-        tb = exc.__traceback__
+    def _where(self, exc: BaseException) -> tuple[str, int] | None:
+        """The Fortran ``(file, line)`` running when ``exc`` was raised."""
         where = None
-        for frame, lineno in traceback.walk_tb(tb):
+        for frame, lineno in traceback.walk_tb(exc.__traceback__):
             lm = self.linemaps.get(frame.f_code.co_filename)
             if lm is not None and lineno in lm:
                 where = lm[lineno]
+        return where
+
+    def _located(self, error: AutodistError, raised: BaseException) -> AutodistError:
+        """``error`` with the Fortran ``file:line`` where ``raised`` happened."""
+        if error.file and error.line:
+            return error
+        where = self._where(raised)
         if where is None:
-            return exc
-        return type(exc)(exc.message, where[0], where[1])
+            return error
+        return type(error)(error.message, where[0], where[1])
 
     # ---------------------------------------------------------------- procedure entry and exit
 
@@ -564,6 +573,4 @@ def _dummy_bounds(sym: ir.Symbol, env: dict[str, int], available: int) -> Bounds
 def _describe(exc: BaseException) -> str:
     if isinstance(exc, ZeroDivisionError):
         return "division by zero"
-    if isinstance(exc, IndexError):
-        return f"index out of range ({exc})"
-    return f"{type(exc).__name__}: {exc}"
+    return f"arithmetic overflow ({exc})"

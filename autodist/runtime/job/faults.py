@@ -1,0 +1,200 @@
+"""How a job ends when something goes wrong: one message, from the launcher.
+
+* :func:`deadline` — a time limit enforced inside the process (``SIGALRM``),
+  so ``--timeout`` holds the same way on one rank as on many: the code running
+  when the time is up raises :class:`~autodist.errors.RuntimeFault`.
+* :class:`Mailbox` — a folder the launcher hands to its ranks (in the
+  environment variable :data:`MAILBOX`).  A rank records its process id when
+  it starts and its failure (status, time, message) when it fails, instead of
+  printing it; after the job, the launcher prints the one message that names
+  the rank where the job first went wrong (:meth:`Mailbox.verdict`).  A rank
+  killed from outside (the out-of-memory killer's ``SIGKILL``) leaves no
+  message: the launcher names it from the MPI library's termination banner
+  and the recorded process ids.
+* :class:`BannerFilter` — takes the MPI library's termination banner out of
+  the program's standard output (the banner is printed there, among what the
+  program printed) and keeps what it says.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from ...errors import RuntimeFault
+
+#: Environment variable naming the folder a launched job's ranks report to.
+MAILBOX = "AUTODIST_JOB_MAILBOX"
+
+
+@contextmanager
+def deadline(seconds: float | None, what: str = "the run"):
+    """Raise :class:`RuntimeFault` in the running code once ``seconds`` have
+    passed.  No limit when ``seconds`` is None or when not on the main
+    thread (only the main thread receives signals)."""
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum, frame):
+        raise RuntimeFault(f"{what} did not finish within {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+@dataclass(frozen=True)
+class Failure:
+    """What one rank reported: its status, when, and its message (without
+    the ``autodist: error:`` prefix and without the rank)."""
+
+    rank: int
+    status: int
+    when: float
+    message: str
+
+    def line(self, nranks: int) -> str:
+        who = f"rank {self.rank}: " if nranks > 1 else ""
+        if self.status == 3:
+            return f"autodist: internal error: {who}{self.message}"
+        if self.status == 130:
+            return f"autodist: {who}interrupted"
+        return f"autodist: error: {who}{self.message}"
+
+
+#: How close in time two failures count as simultaneous (then the lowest rank
+#: with the first failure's message is named, so the line is reproducible).
+SIMULTANEOUS = 0.5
+
+
+class Mailbox:
+    """The folder through which the ranks of one job report to its launcher."""
+
+    def __init__(self, folder: str | Path):
+        self.folder = Path(folder)
+
+    @classmethod
+    def of_this_job(cls) -> Mailbox | None:
+        """The mailbox this process's launcher gave it, if any."""
+        folder = os.environ.get(MAILBOX)
+        return cls(folder) if folder and Path(folder).is_dir() else None
+
+    def started(self, rank: int) -> None:
+        (self.folder / f"pid{os.getpid()}").write_text(str(rank))
+
+    def failed(self, rank: int, status: int, message: str) -> None:
+        record = {"rank": rank, "status": status, "when": time.time(), "message": message}
+        tmp = self.folder / f".rank{rank}.tmp"
+        tmp.write_text(json.dumps(record))
+        tmp.replace(self.folder / f"rank{rank}.json")
+
+    def failures(self) -> list[Failure]:
+        out = []
+        for path in self.folder.glob("rank*.json"):
+            try:
+                rec = json.loads(path.read_text())
+                out.append(Failure(int(rec["rank"]), int(rec["status"]), float(rec["when"]), str(rec["message"])))
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+        return sorted(out, key=lambda f: (f.when, f.rank))
+
+    def rank_of_pid(self, pid: int) -> int | None:
+        try:
+            return int((self.folder / f"pid{pid}").read_text())
+        except (OSError, ValueError):
+            return None
+
+    def verdict(self, status: int, nranks: int, banner: dict[str, str]) -> tuple[int, str | None]:
+        """The job's exit status and the one line to print for it: a rank's
+        reported failure, else the MPI library's word that a rank was killed,
+        else nothing (the job ended by itself, whatever its status)."""
+        failures = self.failures()
+        if failures:
+            first = failures[0]
+            same = [f for f in failures if f.message == first.message and f.when - first.when <= SIMULTANEOUS]
+            chosen = min(same, key=lambda f: f.rank)
+            return chosen.status, chosen.line(nranks)
+        if not banner:
+            return status, None  # ended by itself: a STOP code, --verify's mismatch status
+        why = banner.get("exit string") or (f"exit code {banner['exit code']}" if "exit code" in banner else
+                                            f"exit status {status}")
+        rank = self.rank_of_pid(int(banner["pid"])) if banner.get("pid", "").isdigit() else None
+        who = f"rank {rank} of {nranks}" if rank is not None else f"a rank of {nranks}"
+        hint = "; signal 9 often comes from the system's out-of-memory killer" \
+            if "signal 9" in why or banner.get("exit code") == "9" else ""
+        return 2, f"autodist: error: {who} ended abnormally ({why}){hint}"
+
+
+_RULE = re.compile(rb"^={20,}\s*$")
+_FIELDS = {"pid": re.compile(rb"^=\s+PID (\d+)"), "exit code": re.compile(rb"^=\s+EXIT CODE: (\d+)")}
+_STRING = re.compile(rb"^YOUR APPLICATION TERMINATED WITH THE EXIT STRING:\s*(.*?)\s*$")
+_BANNER_END = b"Please see the FAQ page"
+#: Lines after which a banner without its usual last line is over anyway.
+_BANNER_LINES = 12
+
+
+class BannerFilter:
+    """Forward standard output line by line, leaving out the MPI library's
+    termination banner: a rule of ``=`` followed by ``=   BAD TERMINATION``
+    up to its closing lines.  :attr:`banner` keeps its fields (``pid``,
+    ``exit code``, ``exit string``).  Anything else passes unchanged, a rule
+    of ``=`` the program printed included."""
+
+    def __init__(self, sink):
+        self.sink = sink
+        self.banner: dict[str, str] = {}
+        self._held: list[bytes] = []  # blank lines and a rule that may open a banner
+        self._inside = 0  # lines of the banner taken so far (0: outside)
+
+    def feed(self, line: bytes) -> None:
+        if self._inside:
+            self._take(line)
+            return
+        if self._held and _RULE.match(self._held[-1]) and line.startswith(b"=   BAD TERMINATION"):
+            self._held = []
+            self._inside = 1
+            return
+        if not line.strip() or _RULE.match(line):
+            if self._held and _RULE.match(self._held[-1]):
+                self.close()
+            self._held.append(line)
+            return
+        self.close()
+        if _STRING.match(line):
+            self._inside = 1
+            self._take(line)
+            return
+        self._emit(line)
+
+    def close(self) -> None:
+        for held in self._held:
+            self._emit(held)
+        self._held = []
+
+    def _take(self, line: bytes) -> None:
+        for key, pattern in _FIELDS.items():
+            found = pattern.match(line)
+            if found:
+                self.banner[key] = found.group(1).decode("ascii")
+        string = _STRING.match(line)
+        if string:
+            self.banner["exit string"] = string.group(1).decode("ascii", "replace")
+        self._inside += 1
+        if line.startswith(_BANNER_END) or self._inside > _BANNER_LINES:
+            self._inside = 0
+
+    def _emit(self, line: bytes) -> None:
+        self.sink.write(line)
+        self.sink.flush()
