@@ -1,7 +1,8 @@
 """Random small Fortran 77 programs whose loops mix every situation the
 dependence analysis must get right: shifts forward and backward, sweeps,
 transposition, induction variables, private and carried scalars, reductions,
-conditionals, triangular nests, dependence distances held in variables.  Used
+conditionals, triangular nests, dependence distances held in variables,
+subscripts through private integers (coarse-grid indices).  Used
 to check end to end that what analysis calls parallel really is (the runtime
 vectorizes those loops) and, with ``mapped=True`` (HPF directives: BLOCK,
 CYCLIC(k), stride, offset and reflection alignments, transposed alignment to
@@ -48,7 +49,7 @@ def _c(rng: random.Random) -> str:
 def _nest(rng: random.Random, k: int, mapped: bool = False) -> str:
     lbl = 10 * (k + 1)
     # mapped programs favour the dependences that cross rank boundaries
-    kind = rng.choice(range(19)) if not mapped else rng.choice((*range(19), 0, 1, 11, 18, 18, 18, 18))
+    kind = rng.choice(range(20)) if not mapped else rng.choice((*range(20), 0, 1, 11, 18, 18, 18, 18))
     d = rng.choice([-2, -1, 1, 2])
     if kind == 0:  # 1-D shift, either direction
         lo, hi = 2, 12
@@ -116,6 +117,12 @@ def _nest(rng: random.Random, k: int, mapped: bool = False) -> str:
             return k + f"      DO {lbl} I = K, N + 3\n   {lbl} A(I) = A(I - K) * {_c(rng)} + {_c(rng)}\n"
         return k + (f"      DO {lbl} J = 1, N\n      DO {lbl} I = N - K, 1, -1\n"
                     f"   {lbl} B(I,J) = B(I + K,J) * {_c(rng)} + C(I,J)\n")
+    if kind == 19:  # private integers computed from the loop variables, used as subscripts (a coarse grid)
+        return (f"      DO {lbl} J = 1, N\n      DO {lbl} I = 1, N\n         IX = (I + 1) / 2\n"
+                f"         K = (J + {rng.choice([1, 2])}) / 2\n"
+                f"         IF (MOD(I, 2) .EQ. 1 .AND. MOD(J, 2) .EQ. 0) THEN\n"
+                f"            C(I,J) = B(IX,K) * {_c(rng)} + C(I,J)\n"
+                f"         ELSE\n            C(I,J) = B(K,IX) - C(I,J)\n         END IF\n   {lbl} CONTINUE\n")
     # backward loop reading the left neighbour (a dependence only in one direction)
     return (f"      DO {lbl} I = N, 2, -1\n   {lbl} A(I) = A(I-1) * {_c(rng)} + A(I)\n")
 

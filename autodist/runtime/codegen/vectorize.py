@@ -354,16 +354,21 @@ def _chain_ok(shape: PhaseShape, chain: list[LoopNode]) -> bool:
             if "(" in name:
                 return False
     inner = chain[-1]
+    # scalars assigned inside the chain hold one value per iteration (vectors):
+    # a subscript that mentions one is not a view of the storage
+    varying = {n.stmt.target.name for n in _inner_nodes(inner.children)
+               if isinstance(n, StmtNode) and isinstance(n.stmt.target, ir.Name)}
     for n in _inner_nodes(inner.children):
         if isinstance(n, LoopNode) and ir.stmt_names(n.do) & names:
             return False
         if isinstance(n, IfNode):
             for cond, _ in n.branches:
-                if cond is not None and not _refs_ok(cond, names):
+                if cond is not None and not _refs_ok(cond, names, varying):
                     return False
         if isinstance(n, StmtNode):
             s = n.stmt
-            if not _refs_ok(s.value, names) or (isinstance(s.target, ir.Index) and not _ref_ok(s.target, names)):
+            if not _refs_ok(s.value, names, varying) or (
+                    isinstance(s.target, ir.Index) and not _ref_ok(s.target, names, varying)):
                 return False
             if isinstance(s.target, ir.Index):
                 used = {v for sub in s.target.subscripts for v in (ir.affine(sub).vars if ir.affine(sub) else ())}
@@ -401,11 +406,14 @@ def _same_type_reduction(unit: ir.Unit, s: ir.Assign) -> bool:
     return t is not None and t == nt(s.target.name)  # type: ignore[union-attr]
 
 
-def _ref_ok(x: ir.Index, names: set[str]) -> bool:
+def _ref_ok(x: ir.Index, names: set[str], varying: set[str]) -> bool:
+    """Whether ``x`` is a view of its storage over the chain ``names``: each
+    subscript affine, in at most one chain variable, each variable in one
+    subscript, and no subscript mentions a scalar in ``varying``."""
     seen: set[str] = set()
     for sub in x.subscripts:
         a = ir.affine(sub)
-        if a is None:
+        if a is None or ir.names(sub) & varying:
             return False
         vs = [v for v in a.vars if v in names]
         if len(vs) > 1:
@@ -417,8 +425,8 @@ def _ref_ok(x: ir.Index, names: set[str]) -> bool:
     return True
 
 
-def _refs_ok(e: ir.Expr, names: set[str]) -> bool:
-    return all(_ref_ok(x, names) for x in e.walk() if isinstance(x, ir.Index))
+def _refs_ok(e: ir.Expr, names: set[str], varying: set[str]) -> bool:
+    return all(_ref_ok(x, names, varying) for x in e.walk() if isinstance(x, ir.Index))
 
 
 def _trips(lp: LoopNode) -> float:
