@@ -40,6 +40,9 @@ class Annotated:
 
     files: tuple[tuple[str, tuple[str, ...]], ...]
     directives: int  # directive statements written
+    #: directives not written, and why (they belong inside an INCLUDE file,
+    #: which other units may share)
+    notes: tuple[str, ...] = ()
 
 
 def _identity(lay: Layout) -> bool:
@@ -80,8 +83,11 @@ def _named(name: str, lay: Layout, versions: list[Layout] | None, group: str) ->
 
 def _unit_insertions(an: ProgramAnalysis, unit: ir.Unit, instance: str, solution: Solution, table: ArrayTable,
                      events: list, existing: list[ir.Directive], ignore_directives: bool,
-                     independent: bool) -> tuple[list[Insertion], int]:
-    """The directives of one instance of a unit (line numbers of its file)."""
+                     independent: bool, notes: list[str]) -> tuple[list[Insertion], int]:
+    """The directives of one instance of a unit (line numbers of its file).
+    A directive whose place is inside an INCLUDE file is not written (the
+    file may be shared by other units, with other mappings): ``notes`` says
+    which."""
     form = form_of(unit.span.file)
     out: list[Insertion] = []
     count = 0
@@ -130,12 +136,22 @@ def _unit_insertions(an: ProgramAnalysis, unit: ir.Unit, instance: str, solution
             directives.extend(redistribute_directives(redis))
         if realign:
             directives.extend(realign_directives(realign))
-        if directives:
-            out.append(Insertion(ph.span.first, tuple(directive_lines(directives, form)), "before"))
-            count += len(directives)
+        if not directives:
+            continue
+        if ph.span.file != unit.span.file:
+            notes.append(_not_written(directives, ph.span, unit.name))
+            continue
+        out.append(Insertion(ph.span.first, tuple(directive_lines(directives, form)), "before"))
+        count += len(directives)
     if independent:
-        count += _independents(proc, unit, out, form, existing)
+        count += _independents(proc, unit, out, form, existing, notes)
     return out, count
+
+
+def _not_written(directives: list, span: ir.Span, unit: str) -> str:
+    what = ", ".join(sorted({type(d).__name__.upper() for d in directives}))
+    return (f"{span.file}:{span.first} ({unit}): {what} not written: the line is in an INCLUDE file, "
+            f"which other units may share")
 
 
 def _rename_call(line: str, callee: str, new: str) -> str:
@@ -162,6 +178,7 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
     per_file: dict[str, list[Insertion]] = {}
     strip: dict[str, list[ir.Span]] = {}
     count = 0
+    notes: list[str] = []
     remaps_by_proc: dict[str, list] = {}
     for r in solution.remaps:
         remaps_by_proc.setdefault(r.procedure, []).append(r)
@@ -181,14 +198,14 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
         if ignore_directives:
             strip.setdefault(file, []).extend(d.span for d in existing)
         ins, n = _unit_insertions(an, unit, unit.name, solution, table, remaps_by_proc.get(unit.name, []),
-                                  existing, ignore_directives, independent)
+                                  existing, ignore_directives, independent, notes)
         per_file.setdefault(file, []).extend(ins)
         count += n
         for line, (callee, clone) in renames.get(unit.name, {}).items():
             file_lines[file][line - 1] = _rename_call(file_lines[file][line - 1], callee, clone)
         for clone in clones_of.get(unit.name, []):
             ins, n = _unit_insertions(an, unit, clone, solution, table, remaps_by_proc.get(clone, []),
-                                      existing, ignore_directives, independent)
+                                      existing, ignore_directives, independent, [])
             count += n
             first, last = unit.span.first, unit.span.last
             body = list(program.source_lines(file))[first - 1:last]
@@ -208,7 +225,7 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
             lines = strip_directives(lines, gone)
             ins = _shift(ins, gone)
         out.append((file, tuple(splice(lines, ins, form_of(file)))))
-    return Annotated(tuple(out), count)
+    return Annotated(tuple(out), count, tuple(dict.fromkeys(notes)))
 
 
 def _arrangement_names(layouts, taken: set[str]) -> dict[tuple[int, ...], str]:
@@ -264,15 +281,19 @@ def _directive_names(directives: list[ir.Directive]) -> set[str]:
     return {n.upper() for n in names if isinstance(n, str)}
 
 
-def _independents(proc, unit: ir.Unit, insertions: list[Insertion], form: str, existing) -> int:
-    marked = {d.span.last + 1 for d in existing if "INDEPENDENT" in d.text.upper()}
+def _independents(proc, unit: ir.Unit, insertions: list[Insertion], form: str, existing, notes: list[str]) -> int:
+    marked = {(d.span.file, d.span.last + 1) for d in existing if "INDEPENDENT" in d.text.upper()}
     n = 0
     for ph in proc.phases:
         for lp in ph.loops:
-            if not lp.parallel or lp.line in marked:
+            file = lp.do.span.file if lp.do is not None else ph.span.file
+            if not lp.parallel or (file, lp.line) in marked:
                 continue
             reductions = tuple(name for name, _ in lp.reductions if "(" not in name)
             d = independent_directive(new=lp.private, reduction=reductions)
+            if file != unit.span.file:
+                notes.append(_not_written([d], ir.Span(file, lp.line, lp.line), unit.name))
+                continue
             insertions.append(Insertion(lp.line, tuple(directive_lines([d], form)), "before"))
             n += 1
     return n

@@ -103,5 +103,7 @@ def run(args) -> int:
               f"P = {plan.procs}: static {s.total:.6g} s, dynamic {d.total:.6g} s; wrote the {solution.kind} "
               f"solution ({result.directives} directives)"
               + (f" to {args.output}" if args.output else ""), file=sys.stderr)
+    for note in () if args.quiet else result.notes:
+        print(f"autodist: note: {note}", file=sys.stderr)
     common.report_stages(pipe, args)
     return 0

@@ -133,3 +133,51 @@ def test_dynamic_arrays_with_other_alignments_are_realigned(tmp_path):
         for line in unit.splitlines():
             if line.startswith(("CHPF$ REALIGN", "CHPF$ REDISTRIBUTE")):
                 assert line.split()[2].split("(")[0] in dynamic, line
+
+
+INIT_INCLUDE = """\
+      DO 7 J = 1, N
+      DO 7 I = 1, N
+         B(I,J) = 0.0D0
+    7 CONTINUE
+"""
+
+INCLUDING = """\
+      PROGRAM P
+      INTEGER N
+      PARAMETER (N = 64)
+      DOUBLE PRECISION A(N,N), B(N,N)
+      INTEGER I, J, K
+      INCLUDE 'init.h'
+      DO 5 J = 1, N
+      DO 5 I = 1, N
+         A(I,J) = DBLE(I + J)
+    5 CONTINUE
+      DO 20 K = 1, 10
+      DO 10 J = 2, N - 1
+      DO 10 I = 2, N - 1
+         B(I,J) = 0.25D0 * (A(I-1,J) + A(I+1,J) + A(I,J-1) + A(I,J+1))
+   10 CONTINUE
+   20 CONTINUE
+      PRINT *, A(3,3), B(4,4)
+      END
+"""
+
+
+def test_directives_for_lines_of_an_include_file_are_not_written_and_the_user_is_told(tmp_path, capsys):
+    (tmp_path / "init.h").write_text(INIT_INCLUDE)
+    src = tmp_path / "main.f"
+    src.write_text(INCLUDING)
+    out = tmp_path / "out"
+    assert main(["annotate", str(src), "-o", str(out) + "/"]) == 0
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'init.h'}:1 (P): INDEPENDENT not written: the line is in an INCLUDE file" in err
+    assert (out / "init.h").read_text() == INIT_INCLUDE
+    written = (out / "main.f").read_text().splitlines()
+    # the include's loops are not marked in the including file; the program's own loops are
+    assert written[:2] == ["      PROGRAM P", "      INTEGER N"]
+    include_at = written.index("      INCLUDE 'init.h'")
+    assert not written[include_at - 1].upper().startswith("CHPF$ INDEPENDENT")
+    assert written[include_at + 1] == "CHPF$ INDEPENDENT" and written[include_at + 2] == "      DO 5 J = 1, N"
+    # autodist reads its own output again, and the result compiles
+    assert main(["annotate", "-q", str(out / "main.f"), "-o", str(tmp_path / "again.f")]) == 0
