@@ -91,6 +91,7 @@ class IrBuilder:
         if head.var is None:
             stmt: ir.Stmt = ir.DoWhile(span, head.label, head.cond, tuple(body), opener.term)  # type: ignore[arg-type]
         else:
+            _check_do_variable(head.var, body, span)
             stmt = ir.Do(span, head.label, head.var, head.start, head.end, head.step, tuple(body), opener.term)  # type: ignore[arg-type]
         return self._record(stmt, last)
 
@@ -257,6 +258,22 @@ class IrBuilder:
         if item_list is None or isinstance(item_list, str):
             return ()
         return tuple(self.expr.item(i) for i in getattr(item_list, "items", (item_list,)))
+
+
+def _check_do_variable(var: str, body: list, span: Span) -> None:
+    """A DO variable may not be redefined inside its loop (Fortran 77, 11.10.5):
+    not by an inner DO, an assignment or a READ."""
+    for s in ir.walk(body):
+        at = f"line {s.span.first}" if s.span.file == span.file else str(s.span)
+        if isinstance(s, ir.Do) and s.var == var:
+            what = f"by the DO loop at {at}"
+        elif isinstance(s, ir.Assign) and isinstance(s.target, ir.Name) and s.target.name == var:
+            what = f"by the assignment at {at}"
+        elif isinstance(s, ir.Io) and any(isinstance(t, ir.Name) and t.name == var for t in s.targets()):
+            what = f"by the {s.kind.upper()} at {at}"
+        else:
+            continue
+        raise FortranError(f"the DO variable {var} is redefined inside its loop ({what})", span.file, span.first)
 
 
 def _io_kind(node) -> str | None:

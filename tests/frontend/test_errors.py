@@ -109,3 +109,14 @@ def test_garbage_gives_a_located_error_never_a_traceback(text):
     with pytest.raises(AutodistError) as err:
         read_text(text, "g.f")
     assert str(err.value).startswith("g.f:")
+
+
+@pytest.mark.parametrize("body,how", [
+    ("      DO 10 I = 1, N\n         A(I) = 0.0\n   10 CONTINUE\n", "by the DO loop at line 4"),
+    ("      A(I) = 1.0\n      IF (A(I) .GT. 0.0) I = I + 1\n", "by the assignment at line 5"),
+    ("      READ (*,*) (A(I), I = 1, N)\n", "by the READ at line 4"),
+])
+def test_a_do_variable_redefined_inside_its_loop_is_refused(body, how):
+    text = ("      SUBROUTINE S(A, N)\n      REAL A(N)\n      DO 20 I = 1, N\n" + body
+            + "   20 CONTINUE\n      END\n")
+    assert error_of(text) == f"t.f:3: the DO variable I is redefined inside its loop ({how})"
