@@ -15,8 +15,7 @@ Five subpackages, one job each, each importing only those above it in this list
   :mod:`autodist.layout.schedule` and executed many times — remap, halo,
   shift, broadcast, gather, scatter, reductions (:mod:`~.comm.plans`) —,
   pipeline hand-offs (:mod:`~.comm.pipeline`), per-region counters
-  (:mod:`~.comm.stats`), one rank's part of an array with ghost cells
-  (:mod:`~.comm.distarray`);
+  (:mod:`~.comm.stats`);
 * :mod:`.codegen` — code generation: every procedure translated once into
   Python (:mod:`~.codegen.units`, with :mod:`~.codegen.emitter` for typed
   expressions, :mod:`~.codegen.intrinsic_code` for intrinsic references and

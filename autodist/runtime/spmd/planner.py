@@ -36,11 +36,12 @@ import numpy as np
 from ... import ir
 from ...layout.model import Layout
 from ...layout.ownership import ownership
-from ...layout.schedule import Explicit, exchange_schedule
+from ...layout.routines import EXCHANGE, PIPELINE
 from ...layout.sections import IndexSet, Section, box_minus, disjoint_pieces
 from ...owner.images import reference_image
 from ...owner.iterations import loop_hull, phase_loops, rank_iterations, statement_partitions
 from ...owner.needs import phase_needs
+from ..comm.builders import builder
 from ..comm.plans import ExchangePlan
 from ..codegen.fastgen import GenPlan, Storage, fast_source
 from ..comm.storage import StorageMap
@@ -454,14 +455,12 @@ class Planner:
                 pipe = pipeline_pieces.get(name)
                 pre = [tuple(p for p in pieces[name][r] if pipe is None or p not in pipe[r]) for r in range(nranks)]
                 if any(pre):
-                    sched = exchange_schedule(arr.layout, Explicit(tuple(pre)), nranks)
-                    use.prefetch = ExchangePlan(sched, ex.comms.comm, arr.storage_maps(), dst_maps, dst_shape,
-                                                arr.dtype, "p2p", region=plan.region)
+                    use.prefetch = builder(EXCHANGE)(arr.layout, pre, ex.comms.comm, arr.storage_maps(), dst_maps,
+                                                     dst_shape, arr.dtype, plan.region)
                 if pipe is not None and any(pipe):
-                    sched = exchange_schedule(arr.layout, Explicit(tuple(tuple(x) for x in pipe)), nranks)
                     # both halves work on the phase's storage (the window, when there is one):
                     # what a rank sends is what it computed there
-                    use.pipeline = PipelineLink(sched, ex.comms.comm, dst_maps, dst_maps, arr.dtype, plan.region)
+                    use.pipeline = builder(PIPELINE)(arr.layout, pipe, ex.comms.comm, dst_maps, arr.dtype, plan.region)
             plan.uses[name] = use
         gp = GenPlan(sets, executes, guards, store)
         fname = f"_phase_{shape.unit.name}_{shape.phase.id}"
