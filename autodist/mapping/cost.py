@@ -269,7 +269,7 @@ def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop
     points: set[int] = set()
     reach = 0
     for lay in layouts.values():
-        if any(f.kind == "CYCLIC" for f in lay.formats):
+        if not all(f.scheme.contiguous for f in lay.formats):
             return identity
         for a in lay.align:
             if isinstance(a, Axis):
