@@ -106,6 +106,15 @@ class ScheduledRoutine(Routine):
 
 
 @dataclass(frozen=True)
+class SectionsRoutine(ScheduledRoutine):
+    """A routine whose needs are any list of sections per rank."""
+
+    def needs(self, per_rank) -> Explicit:
+        """``per_rank[r]``: the disjoint sections rank ``r`` needs."""
+        return Explicit(tuple(tuple(p) for p in per_rank))
+
+
+@dataclass(frozen=True)
 class TableRoutine(ScheduledRoutine):
     """A routine of DDT Table 3: chosen by the pattern of a reference."""
 
@@ -193,7 +202,7 @@ class AllToAll(TableRoutine):
 
 
 @dataclass(frozen=True)
-class Copy(TableRoutine):
+class Copy(TableRoutine, SectionsRoutine):
     """The right-hand side walks a dimension the left-hand side does not use:
     each rank needs sections held by the others, independent of its part."""
 
@@ -205,15 +214,12 @@ class Copy(TableRoutine):
             return ref.rhs is None or not ref.rhs.is_const
         return ref.both_vary and not ref.same_walk and not set(ref.rhs.vars) & ref.lhs_vars
 
-    def needs(self, per_rank: tuple[tuple[Section, ...], ...]) -> Explicit:
-        return Explicit(tuple(per_rank))
-
 
 # --------------------------------------------------------------------------- the runtime's own
 
 
 @dataclass(frozen=True)
-class Exchange(ScheduledRoutine):
+class Exchange(SectionsRoutine):
     """What owner computes says each rank reads in a phase and does not hold
     (:func:`autodist.owner.needs.phase_needs`), received once before the phase
     in one point-to-point exchange per array: the union of the phase's Table 3
@@ -222,21 +228,15 @@ class Exchange(ScheduledRoutine):
     name: ClassVar[str] = "Exchange"
     builders: ClassVar[tuple[str, ...]] = ("exchange_plan",)
 
-    def needs(self, per_rank: tuple[tuple[Section, ...], ...]) -> Explicit:
-        return Explicit(tuple(per_rank))
-
 
 @dataclass(frozen=True)
-class Pipeline(ScheduledRoutine):
+class Pipeline(SectionsRoutine):
     """The part of a phase's exchange written earlier in the same phase by the
     ranks a sequential loop visits first: handed on point to point when they
     are done (a receive before a rank computes, a send after)."""
 
     name: ClassVar[str] = "Pipeline"
     builders: ClassVar[tuple[str, ...]] = ("pipeline_link",)
-
-    def needs(self, per_rank: tuple[tuple[Section, ...], ...]) -> Explicit:
-        return Explicit(tuple(per_rank))
 
 
 @dataclass(frozen=True)

@@ -63,5 +63,5 @@ def pipeline_link(layout: Layout, per_rank, comm, maps, dtype, region: str) -> P
     """The hand-offs that give every rank ``r`` the sections ``per_rank[r]``
     from the ranks that computed them; both halves work on storage ``maps``
     (what a rank sends is what it computed there)."""
-    sched = PIPELINE.schedule(layout, PIPELINE.needs(tuple(tuple(p) for p in per_rank)), comm.Get_size())
+    sched = PIPELINE.schedule(layout, PIPELINE.needs(per_rank), comm.Get_size())
     return PipelineLink(sched, comm, maps, maps, dtype, region)

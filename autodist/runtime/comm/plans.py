@@ -312,7 +312,7 @@ def exchange_plan(layout: Layout, per_rank: Sequence[Sequence[Section]], comm, s
     """Every rank ``r`` receives the (disjoint) sections ``per_rank[r]`` of the
     array from their holders, point to point, into storage ``dst_maps`` (of
     shape ``dst_shape``).  ``plan.execute(a.local, window)``."""
-    sched = EXCHANGE.schedule(layout, EXCHANGE.needs(tuple(tuple(p) for p in per_rank)), comm.Get_size())
+    sched = EXCHANGE.schedule(layout, EXCHANGE.needs(per_rank), comm.Get_size())
     return _plan(sched, comm, src_maps, dst_maps, dst_shape, dtype, "p2p", region)
 
 
