@@ -27,17 +27,19 @@ def worker(n: int, repeat: int) -> None:
     import numpy as np
     from mpi4py import MPI
 
+    from autodist import ir
     from autodist.layout.model import BLOCK, COLLAPSED, simple
     from autodist.runtime.comm.plans import redistribute_plan
-    from autodist.runtime.comm.distarray import DistArray
+    from autodist.runtime.spmd.arrays import Comms, RtArray
 
     comm = MPI.COMM_WORLD
     P, rank = comm.Get_size(), comm.Get_rank()
     b = ((1, n), (1, n))
     rows, cols = simple(b, (BLOCK, COLLAPSED), (P,)), simple(b, (COLLAPSED, BLOCK), (P,))
-    a = DistArray(rows, comm)
+    comms, real8 = Comms(comm), ir.Type("real", 8)
+    a = RtArray("A", real8, b, rows, comms)
     a.local[...] = rank + np.arange(a.local.size).reshape(a.local.shape, order="F")
-    out = DistArray(cols, comm)
+    out = RtArray("B", real8, b, cols, comms)
     small = ((1, 4 * P), (1, 4 * P))  # warm up imports and MPI before timing the plan
     redistribute_plan(simple(small, (BLOCK, COLLAPSED), (P,)), simple(small, (COLLAPSED, BLOCK), (P,)), comm)
     comm.Barrier()

@@ -23,7 +23,7 @@ from ..mapping.arrays import ArrayTable
 from ..mapping.evaluate import Evaluator
 from ..mapping.model import Mapping
 from ..mapping.plan import PhaseDecision, RemapEvent, Solution
-from ..mapping.remap import remap_volume
+from ..mapping.remap import remap_cost, remap_volume
 
 
 def _has_mapping(unit: ir.Unit) -> bool:
@@ -126,7 +126,7 @@ def as_written(an: ProgramAnalysis, table: ArrayTable, machine: MachineProfile, 
                     continue
                 elem = table.array(gid).elem_size
                 v = remap_volume(a, b, nprocs, elem)
-                once = machine.message_cost(v.bytes, v.messages) if v.bytes else 0.0
+                once = remap_cost(a, b, nprocs, elem, machine)
                 remaps.append(RemapEvent(proc.name, gid, local, t.source, t.target,
                                          t.count * proc.invocations, a, b, v.bytes, v.messages,
                                          once * t.count * proc.invocations))

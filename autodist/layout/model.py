@@ -10,7 +10,8 @@ were written:
   (:class:`Axis`: array dimension ``dim`` with ``t = stride * i + offset``;
   :class:`Replicated`: a copy on every processor along it; :class:`Fixed`:
   the array sits at one template index);
-* for every template dimension, its distribution :class:`Format`;
+* for every template dimension, its distribution :class:`Format` (the format
+  types, their ownership maps, texts and candidates: :mod:`.formats`);
 * the processor arrangement shape (one extent per distributed template
   dimension, in template order).
 
@@ -25,31 +26,7 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Union
 
-
-@dataclass(frozen=True)
-class Format:
-    """Distribution format of one template dimension.
-
-    ``kind`` is "BLOCK", "CYCLIC" or "*" (not distributed).  ``k`` is the block
-    size of ``BLOCK(k)``/``CYCLIC(k)``; None means the default (BLOCK: the
-    ceiling of extent / processors; CYCLIC: 1).
-    """
-
-    kind: str
-    k: int | None = None
-
-    def __post_init__(self) -> None:
-        if self.kind not in ("BLOCK", "CYCLIC", "*"):
-            raise ValueError(f"unknown distribution format {self.kind!r}")
-        if self.k is not None and (self.kind == "*" or self.k < 1):
-            raise ValueError(f"bad block size {self.k!r} for {self.kind}")
-
-    @property
-    def distributed(self) -> bool:
-        return self.kind != "*"
-
-    def __str__(self) -> str:
-        return self.kind if self.k is None else f"{self.kind}({self.k})"
+from .formats import Format
 
 
 BLOCK = Format("BLOCK")

@@ -358,21 +358,8 @@ def _template_map(layout: Layout, nranks: int, t: int) -> DimMap:
         return DimMap.whole(tlo, thi)
     g = layout.grid[x]
     fmt = layout.formats[t]
-    k = _block_size(fmt, thi - tlo + 1, g, t, "layout")
-    return DimMap(tlo, thi, 1, -tlo, k, g, effective_grid(layout.grid, nranks)[x], fmt.kind == "BLOCK")
-
-
-def _block_size(fmt, n: int, g: int, t: int, where: str) -> int:
-    if fmt.kind == "CYCLIC":
-        return fmt.k or 1
-    if fmt.k is None:
-        return max(1, -(-n // g))
-    if fmt.k * g < n:
-        raise HpfError(
-            f"{where}: BLOCK({fmt.k}) on {g} processors covers {fmt.k * g} cells, "
-            f"fewer than the {n} of template dimension {t + 1} (HPF needs k*p >= n)"
-        )
-    return fmt.k
+    k = fmt.block_size(thi - tlo + 1, g, t, "layout")
+    return DimMap(tlo, thi, 1, -tlo, k, g, effective_grid(layout.grid, nranks)[x], fmt.scheme.contiguous)
 
 
 @lru_cache(maxsize=4096)
@@ -390,7 +377,7 @@ def ownership(layout: Layout, nranks: int) -> Ownership:
         n = thi - tlo + 1
         x = layout.grid_axis(t)
         g = layout.grid[x] if x is not None else 1
-        k = _block_size(fmt, n, g, t, where) if x is not None else max(n, 1)
+        k = fmt.block_size(n, g, t, where) if x is not None else max(n, 1)
         if isinstance(target, Axis):
             lo, hi = layout.bounds[target.dim]
             if hi >= lo:
@@ -402,7 +389,8 @@ def ownership(layout: Layout, nranks: int) -> Ownership:
                     )
             if x is None:
                 continue
-            dims[target.dim] = DimMap(lo, hi, target.stride, target.offset - tlo, k, g, egrid[x], fmt.kind == "BLOCK")
+            dims[target.dim] = DimMap(lo, hi, target.stride, target.offset - tlo, k, g, egrid[x],
+                                      fmt.scheme.contiguous)
             dim_axis[target.dim] = x
             axes.append(GridAxis(egrid[x], g, "dim", dim=target.dim))
         elif isinstance(target, Fixed):
@@ -410,7 +398,7 @@ def ownership(layout: Layout, nranks: int) -> Ownership:
                 raise HpfError(f"{where}: ALIGN fixes the array at template index {target.index}, outside {tlo}:{thi}")
             if x is not None:
                 cell = target.index - tlo
-                coord = fold(cell // k % g, g, egrid[x], fmt.kind == "BLOCK")
+                coord = fold(cell // k % g, g, egrid[x], fmt.scheme.contiguous)
                 axes.append(GridAxis(egrid[x], g, "fixed", coord=coord))
         elif isinstance(target, Replicated):
             if x is not None:

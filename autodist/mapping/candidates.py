@@ -9,17 +9,18 @@
 2. Distributions of a template: which template dimensions are distributed (at
    most ``max_distributed_dims``), how many processors each (every ordered
    factorization of P), and the format of each (from the profile's
-   ``distributions``; ``CYCLIC(k)`` only where a loop over that dimension has
-   a triangular iteration space).
+   ``distributions``, each name's candidates from its format type in
+   :mod:`autodist.layout.formats`; ``CYCLIC(k)`` only where a loop over that
+   dimension has a triangular iteration space).
 """
 
 from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
-from math import ceil
 
 from ..analysis.model import Phase, ProgramAnalysis
+from ..layout.formats import candidate_formats
 from ..layout.grids import factorizations
 from ..layout.model import Axis, Format, Layout, Replicated, REPLICATED
 from ..machine import MachineProfile
@@ -212,20 +213,6 @@ def align_program(an: ProgramAnalysis, table: ArrayTable, time_limit: float) -> 
 # --------------------------------------------------------------------------- distributions
 
 
-def _formats_for(machine: MachineProfile, extent: int, procs: int, triangular: bool) -> list[Format]:
-    out = []
-    for name in machine.distributions:
-        if name == "BLOCK":
-            out.append(Format("BLOCK"))
-        elif name == "CYCLIC":
-            out.append(Format("CYCLIC"))
-        elif name == "CYCLIC(k)" and triangular:
-            for k in sorted({max(2, ceil(extent / (procs * 4))), max(2, ceil(extent / (procs * 8)))}):
-                if k < ceil(extent / procs):
-                    out.append(Format("CYCLIC", k))
-    return out
-
-
 @dataclass(frozen=True)
 class Distribution:
     """Formats of every template dimension and the processor grid."""
@@ -250,7 +237,8 @@ def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int) ->
             for grid in factorizations(nprocs, k, least=2):  # a factor 1 is a collapsed dimension
                 if any(extents[d] < g for d, g in zip(dims, grid)):
                     continue
-                options = [_formats_for(machine, extents[d], g, d in group.triangular) for d, g in zip(dims, grid)]
+                options = [candidate_formats(machine.distributions, extents[d], g, d in group.triangular)
+                           for d, g in zip(dims, grid)]
                 for fmts in itertools.product(*options):
                     formats = [collapsed] * width
                     for d, f in zip(dims, fmts):

@@ -14,7 +14,9 @@ a repeated reference such as ``B(I-1,J)`` read by two statements counts once).
 The most loaded rank's bytes and messages are priced by the profile's model.
 The elements are attributed to DDT's routines per array and template
 dimension (``Shift``, ``Copy``, ``One_to_All``, ``All_to_One``, ``All_to_All``)
-by the reference pattern that needs them; reductions add an all-reduce.
+by the reference pattern that needs them; reductions add an all-reduce.  The
+routines are the types of :mod:`autodist.layout.routines`, the ones the
+runtime builds its plans from.
 """
 
 from __future__ import annotations
@@ -25,9 +27,10 @@ from dataclasses import dataclass
 from ..analysis.model import Access, Phase, RefPattern
 from ..ir import eval_affine
 from ..layout.model import Axis, Layout
+from ..layout import routines
 from ..layout.ownership import ownership
+from ..layout.routines import EXCHANGE, REDUCTION, Routine as CommRoutine, TableRoutine
 from ..layout.sections import IndexSet, Section
-from ..layout.volume import reduction_volume
 from ..machine import MachineProfile
 from ..owner.images import reference_image
 from ..owner.iterations import (
@@ -49,34 +52,15 @@ class ArrayFacts:
     elem_size: int
 
 
-# --------------------------------------------------------------------------- counting
-
-
-# --------------------------------------------------------------------------- routines
-
-
-def classify(lhs: Access | None, rhs: Access, lhs_dim: int | None, rhs_dim: int) -> str:
+def classify(lhs: Access | None, rhs: Access, lhs_dim: int | None, rhs_dim: int) -> TableRoutine:
     """DDT Table 3: the data movement routine for one reference along one
     template dimension (``lhs_dim``/``rhs_dim``: the array dimensions aligned
     with it; ``lhs_dim`` None when the left-hand side does not span it)."""
     r = rhs.subscripts[rhs_dim]
     if lhs is None or lhs_dim is None:
-        return "Copy" if r is None or not r.is_const else "One_to_All"
-    l = lhs.subscripts[lhs_dim]
-    if l is None or r is None:
-        return "All_to_All"
-    if r.is_const and not l.is_const:
-        return "One_to_All"
-    if l.is_const and not r.is_const:
-        return "All_to_One"
-    if l.is_const and r.is_const:
-        return "One_to_All"
-    if l.vars == r.vars and all(l.coef(v) == r.coef(v) for v in l.vars):
-        return "Shift"
-    lhs_vars = {v for s in lhs.subscripts if s is not None for v in s.vars}
-    if set(r.vars) & lhs_vars:
-        return "All_to_All"
-    return "Copy"
+        return routines.classify(routines.Reference(False, None, r))
+    lhs_vars = frozenset(v for s in lhs.subscripts if s is not None for v in s.vars)
+    return routines.classify(routines.Reference(True, lhs.subscripts[lhs_dim], r, lhs_vars))
 
 
 # --------------------------------------------------------------------------- the cost
@@ -114,7 +98,7 @@ class PhaseWork:
     seq_flops: float  # operations of the whole phase (sequential)
     seq_accesses: float
     starts: float  # parallel loop starts
-    routines: tuple[tuple[str, str, int | None, int, int, int], ...]  # routine, array, dim, elements, bytes, msgs
+    routines: tuple[tuple[CommRoutine, str, int | None, int, int, int], ...]  # routine, array, dim, elements, bytes, msgs
     movement_bytes: int
     movement_messages: int
     parallel_loops: tuple[int, ...]
@@ -138,15 +122,15 @@ def price(work: PhaseWork, machine: MachineProfile, measured: float | None = Non
     else:
         computation = work.flops * machine.flop_time + work.accesses * machine.memory_access_time
     computation += work.starts * machine.parallel_overhead
-    routines = tuple(Routine(r, a, d, n, b, m, machine.message_cost(b, m)) for r, a, d, n, b, m in work.routines)
-    movement = machine.message_cost(work.movement_bytes, work.movement_messages)
-    movement += sum(machine.message_cost(b, m) for r, a, d, n, b, m in work.routines if r == "Reduction")
+    rows = tuple(Routine(r.name, a, d, n, b, m, r.cost(b, m, machine)) for r, a, d, n, b, m in work.routines)
+    movement = EXCHANGE.cost(work.movement_bytes, work.movement_messages, machine)
+    movement += sum(r.cost(b, m, machine) for r, a, d, n, b, m in work.routines if r.priced_apart)
     return PhaseCost(
         computation=computation,
         movement=movement,
-        movement_bytes=work.movement_bytes + sum(b for r, a, d, n, b, m in work.routines if r == "Reduction"),
+        movement_bytes=work.movement_bytes + sum(b for r, a, d, n, b, m in work.routines if r.priced_apart),
         movement_messages=work.movement_messages,
-        routines=routines,
+        routines=rows,
         parallel_loops=work.parallel_loops,
         serialized_loops=work.serialized_loops,
         replicated=work.replicated,
@@ -223,7 +207,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     # data movement: per rank, per array, the union of what it reads minus what it holds
     per_rank_bytes = [0] * nranks
     per_rank_msgs = [0] * nranks
-    attributions: list[dict[tuple[str, str, int | None], list[int]]] = [dict() for _ in range(nranks)]
+    attributions: list[dict[tuple[TableRoutine, str, int | None], list[int]]] = [dict() for _ in range(nranks)]
     for rank in reps:
         for array, items in needs[rank].items():
             lay = layouts.get(array)
@@ -251,18 +235,17 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     # reductions over distributed iterations: an all-reduce of each reduced value
     red_routines = _reductions(phase, parts, layouts, facts, nranks)
     worst = max(range(nranks), key=lambda r: (per_rank_bytes[r], per_rank_msgs[r])) if nranks else 0
-    routines = []
+    moves = []
     for (routine, array, dim), (n, _) in sorted(attributions[worst].items(), key=lambda kv: (kv[0][1], kv[0][2] or 0)):
-        msgs = _routine_messages(routine, layouts[array].nprocs)
-        routines.append((routine, array, dim, n, n * facts[array].elem_size, msgs))
+        moves.append((routine, array, dim, n, n * facts[array].elem_size, routine.messages(layouts[array].nprocs)))
     for r in red_routines:
-        routines.append((r[0], r[1], None, r[2], r[3], r[4]))
+        moves.append((r[0], r[1], None, r[2], r[3], r[4]))
     per_array: dict[str, int] = {}
     for (routine, array, dim), (n, _) in attributions[worst].items():
         per_array[array] = per_array.get(array, 0) + n
     return PhaseWork(
         flops=crit_flops, accesses=crit_acc, seq_flops=seq_flops, seq_accesses=seq_acc, starts=starts,
-        routines=tuple(routines),
+        routines=tuple(moves),
         movement_bytes=per_rank_bytes[worst] if nranks else 0,
         movement_messages=per_rank_msgs[worst] if nranks else 0,
         parallel_loops=tuple(sorted(parallel_lines)),
@@ -286,7 +269,7 @@ def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop
     points: set[int] = set()
     reach = 0
     for lay in layouts.values():
-        if any(f.kind == "CYCLIC" for f in lay.formats):
+        if not all(f.scheme.contiguous for f in lay.formats):
             return identity
         for a in lay.align:
             if isinstance(a, Axis):
@@ -434,13 +417,13 @@ def _senders(boxes: list[Section], held: Section | None, own, rank: int) -> int:
     return len(senders)
 
 
-def _attribute(items, held: Section | None, lay: Layout, own, phase: Phase) -> dict[tuple[str, int | None], int]:
+def _attribute(items, held: Section | None, lay: Layout, own, phase: Phase) -> dict[tuple[TableRoutine, int | None], int]:
     """Split the elements a rank misses among (routine, template dim), by the
     first template dimension along which they are not held."""
-    out: dict[tuple[str, int | None], int] = {}
+    out: dict[tuple[TableRoutine, int | None], int] = {}
     if held is None:
         boxes = _dedupe([s for s, _, _ in items])
-        out[("Copy", None)] = _union_count(boxes)
+        out[(routines.COPY, None)] = _union_count(boxes)
         return out
     rank = len(held.sets)
     # template dimension of each array dimension
@@ -484,10 +467,6 @@ def _aligned_lhs_dim(lhs: Access, rhs: Access, rhs_dim: int, lay: Layout) -> int
     return rhs_dim if rhs_dim < len(lhs.subscripts) else None
 
 
-def _routine_messages(routine: str, lay_extent: int) -> int:
-    return {"Shift": 1, "One_to_All": 1, "All_to_One": 1}.get(routine, max(1, lay_extent - 1))
-
-
 def _reductions(phase: Phase, parts: list[Partition], layouts: dict[str, Layout], facts, nranks: int):
     """(routine, name, elements, bytes, messages) of the all-reduces a phase needs."""
     out = []
@@ -508,6 +487,6 @@ def _reductions(phase: Phase, parts: list[Partition], layouts: dict[str, Layout]
             if name in seen:
                 continue
             seen.add(name)
-            vol = reduction_volume(nranks, 1, 8)
-            out.append(("Reduction", name, vol.max_received, vol.max_bytes_received, vol.max_messages_received))
+            vol = REDUCTION.volume(nranks, 1, 8)
+            out.append((REDUCTION, name, vol.max_received, vol.max_bytes_received, vol.max_messages_received))
     return out

@@ -68,7 +68,7 @@ class Routine:
     (DDT's per-processor volume); ``cost`` in seconds under the machine profile.
     """
 
-    routine: str  # Local | Shift | Copy | One_to_All | All_to_One | All_to_All | Reduction
+    routine: str  # the name of a routine of autodist.layout.routines: Shift | Copy | One_to_All | All_to_One | All_to_All | Reduction
     array: str
     dim: int | None  # template dimension (1-based) along which data moves
     elements: int

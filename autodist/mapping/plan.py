@@ -20,7 +20,7 @@ from .candidates import Alignment, align_program
 from .dynamic import DynamicOptimizer, ProcEntry, phase_name
 from .evaluate import Evaluator
 from .model import Mapping, PhaseCost
-from .remap import remap_volume
+from .remap import remap_cost, remap_volume
 from .static import StaticCandidate, static_candidates
 
 
@@ -291,7 +291,7 @@ def _event(opt: DynamicOptimizer, proc: str, gid: str, src: int, dst: int, count
            a: Layout, b: Layout, an: ProgramAnalysis, unit: str | None = None) -> RemapEvent:
     elem = opt.table.array(gid).elem_size
     v = remap_volume(a, b, opt.nranks, elem)
-    once = opt.machine.message_cost(v.bytes, v.messages) if v.bytes else 0.0
+    once = remap_cost(a, b, opt.nranks, elem, opt.machine)
     name = opt.table.local_name(gid, unit or proc) or gid
     return RemapEvent(proc, gid, name, src, dst, count, a, b, v.bytes, v.messages, once * count)
 

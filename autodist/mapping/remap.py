@@ -1,7 +1,7 @@
 """The cost of remapping one array between two layouts (DDT §4.3, made exact).
 
-The volume is the exact redistribution volume of
-:func:`autodist.layout.volume.redistribution_volume`: for every rank the
+The volume is the exact redistribution volume of the
+:data:`~autodist.layout.routines.REMAP` routine: for every rank the
 elements it must receive (what it will hold under the new layout and does not
 hold under the old one), and from how many ranks.  The time is that of the
 most loaded rank under the machine profile's model.  DDT approximated the
@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from ..layout.model import Layout
-from ..layout.volume import redistribution_volume
+from ..layout.routines import REMAP
 from ..machine import MachineProfile
 
 
@@ -33,10 +33,10 @@ class RemapVolume:
 def remap_volume(src: Layout, dst: Layout, nranks: int, elem_bytes: int) -> RemapVolume:
     if src == dst:
         return RemapVolume(0, 0, 0)
-    vol = redistribution_volume(src, dst, nranks, elem_bytes)
+    vol = REMAP.volume(src, dst, nranks, elem_bytes)
     return RemapVolume(vol.max_received, vol.max_bytes_received, vol.max_messages_received)
 
 
 def remap_cost(src: Layout, dst: Layout, nranks: int, elem_bytes: int, machine: MachineProfile) -> float:
     v = remap_volume(src, dst, nranks, elem_bytes)
-    return machine.message_cost(v.bytes, v.messages) if v.bytes else 0.0
+    return REMAP.cost(v.bytes, v.messages, machine) if v.bytes else 0.0

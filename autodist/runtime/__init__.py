@@ -14,21 +14,25 @@ Five subpackages, one job each, each importing only those above it in this list
   packing (:mod:`~.comm.storage`), plans built once from the pure schedules of
   :mod:`autodist.layout.schedule` and executed many times — remap, halo,
   shift, broadcast, gather, scatter, reductions (:mod:`~.comm.plans`) —,
-  pipeline hand-offs (:mod:`~.comm.pipeline`), per-region counters
-  (:mod:`~.comm.stats`), one rank's part of an array with ghost cells
-  (:mod:`~.comm.distarray`);
+  pipeline hand-offs (:mod:`~.comm.pipeline`), the builder of each routine of
+  :mod:`autodist.layout.routines` (:mod:`~.comm.builders`), per-region counters
+  (:mod:`~.comm.stats`);
 * :mod:`.codegen` — code generation: every procedure translated once into
-  Python (:mod:`~.codegen.units`, with :mod:`~.codegen.emitter` for typed
+  Python (:mod:`~.codegen.units`; CALLs in :mod:`~.codegen.calls`, I/O in
+  :mod:`~.codegen.io_code`; with :mod:`~.codegen.emitter` for typed
   expressions, :mod:`~.codegen.intrinsic_code` for intrinsic references and
   conversions, :mod:`~.codegen.scan` for what a statement list reads, writes
   and jumps to, :mod:`~.codegen.facts` for what a unit needs to know about
   the others), loop phases as vectorized functions (:mod:`~.codegen.vectorize`
-  decides which loops, :mod:`~.codegen.fastgen` writes the code);
+  decides which loops, :mod:`~.codegen.fastgen` writes the code, with
+  :mod:`~.codegen.fastrefs` for references and index checks and
+  :mod:`~.codegen.fastchain` for the vectorized chains);
 * :mod:`.spmd` — SPMD execution on one rank: the executor (storage, procedure
   entry and exit, REDISTRIBUTE/REALIGN, output; :mod:`~.spmd.executor`), the
   program's arrays under their current layouts (:mod:`~.spmd.arrays`), how each
   execution of a loop phase runs — distributed, pipelined, replicated or inline
-  — planned once per layout state (:mod:`~.spmd.planner`) and run
+  — planned once per layout state (:mod:`~.spmd.planner`, with the checks of
+  what makes a distributed plan wrong in :mod:`~.spmd.hazards`) and run
   (:mod:`~.spmd.phaserun`);
 * :mod:`.job` — the job: starting ``mpiexec`` and ending the whole job on an
   error (:mod:`~.job.launch`), one ``autodist run`` on the ranks

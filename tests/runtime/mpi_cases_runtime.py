@@ -24,10 +24,19 @@ from autodist.layout.model import (
 from autodist.layout.schedule import Halo, SameSection, Shift
 from autodist.layout.sections import IndexSet, Section
 from autodist.layout.volume import exchange_volume, reduction_volume, redistribution_volume
-from autodist.runtime.comm.plans import allreduce, broadcast_plan, redistribute_plan, reduce, shift_plan
-from autodist.runtime.comm.distarray import DistArray
+from autodist import ir
+from autodist.runtime.comm.plans import (
+    allreduce,
+    broadcast_plan,
+    halo_plan,
+    redistribute_plan,
+    reduce,
+    scatter_plan,
+    shift_plan,
+)
 from autodist.runtime.comm.stats import CommStats
 from autodist.runtime.comm.storage import StorageMap, selector
+from autodist.runtime.spmd.arrays import Comms, RtArray
 
 B = ((1, 7), (0, 9))
 
@@ -38,6 +47,24 @@ def values(bounds=B, dtype=np.float64) -> np.ndarray:
     j = np.arange(bounds[1][0], bounds[1][1] + 1)[None, :]
     g = 100.0 * i + j + 0.5
     return np.asfortranarray(g.astype(dtype) if np.dtype(dtype).kind != "i" else (100 * i + j).astype(dtype))
+
+
+_FTYPES = {np.dtype(np.float64): ir.Type("real", 8), np.dtype(np.float32): ir.Type("real", 4),
+           np.dtype(np.int32): ir.Type("integer", 4), np.dtype(np.complex128): ir.Type("complex", 16)}
+
+
+def array(layout: Layout, comm, dtype=np.float64, ghosts=None, stats: CommStats | None = None) -> RtArray:
+    """A zeroed array laid out as ``layout`` (counted in ``stats``)."""
+    comms = Comms(comm, stats)
+    return RtArray("A", _FTYPES[np.dtype(dtype)], layout.bounds, layout, comms, ghosts=ghosts)
+
+
+def from_global(g: np.ndarray, layout: Layout, comm, dtype=None, ghosts=None,
+                stats: CommStats | None = None) -> RtArray:
+    """Every rank passes the same global array and keeps its part."""
+    a = array(layout, comm, dtype or g.dtype, ghosts, stats)
+    a.keep_part(g)
+    return a
 
 
 def part(g: np.ndarray, bounds, section: Section) -> np.ndarray:
@@ -72,8 +99,9 @@ def layouts() -> dict[str, Layout]:
 
 def _check_remap(comm, src: Layout, dst: Layout, g: np.ndarray, dtype) -> list[str]:
     stats = CommStats(comm.Get_rank())
-    a = DistArray.from_global(g, src, comm, dtype)
-    b = a.redistribute(dst, stats=stats, region="remap")
+    b = from_global(g, src, comm, dtype, stats=stats)
+    if not b.remap(dst, region="remap"):  # the same layout: the plan keeps every element
+        b.comms.remap_plan(src, dst, b.dtype, b.ghosts, b.ghosts).execute(b.local, b.local, stats, "remap")
     errors = []
     if b.holds and not np.array_equal(b.interior, part(g, B, b.owned)):
         errors.append("values differ")
@@ -114,8 +142,8 @@ def mpi_case_grid_reshape_4_to_2x2_planned_once(comm):
     g = values(b)
     flat4 = simple(b, (BLOCK, COLLAPSED), (4,))
     grid22 = simple(b, (BLOCK, BLOCK), (2, 2))
-    a = DistArray.from_global(g, flat4, comm)
-    out = DistArray(grid22, comm)
+    a = from_global(g, flat4, comm)
+    out = array(grid22, comm)
     plan = redistribute_plan(flat4, grid22, comm)
     stats = CommStats()
     for _ in range(3):  # planned once, executed many times
@@ -134,12 +162,13 @@ def mpi_case_scatter_gather(comm):
     lay = layouts()["(CYCLIC,BLOCK)/2x2"]
     root = n - 1
     stats = CommStats(rank)
-    a = DistArray.from_global(g if rank == root else None, lay, comm, root=root, stats=stats)
+    a = array(lay, comm, stats=stats)
+    scatter_plan(lay, comm, a.dtype, root, a.ghosts).execute(g if rank == root else None, a.local, stats)
     if a.holds:
         assert np.array_equal(a.interior, part(g, B, a.owned))
-    whole = a.to_global(stats=stats)
+    whole = a.full()
     assert np.array_equal(whole, g)
-    at_root = a.to_global(root=0, stats=stats, region="gather to 0")
+    at_root = a.full(root=0, region="gather to 0")
     assert (at_root is None) == (rank != 0)
     if rank == 0:
         assert np.array_equal(at_root, g)
@@ -164,9 +193,10 @@ def mpi_case_halo_exchange(comm):
     ]
     for lay, ghosts, corners in cases:
         stats = CommStats(rank)
-        a = DistArray.from_global(g, lay, comm, ghosts=ghosts)
-        a.exchange_halo(corners=corners, stats=stats)
-        a.exchange_halo(corners=corners, stats=stats)  # the plan is reused
+        a = from_global(g, lay, comm, ghosts=ghosts)
+        halo = halo_plan(lay, a.ghosts, comm, a.dtype, corners)
+        halo.execute(a.local, a.local, stats)
+        halo.execute(a.local, a.local, stats)  # the plan is reused
         owned = a.owned
         if a.holds and owned:
             # Every stored cell that is a face ghost (or a corner when asked)
@@ -191,7 +221,7 @@ def mpi_case_shift_on_cyclic(comm):
     for lay in (simple(B, (CYCLIC, COLLAPSED), (3,)), simple(B, (Format("CYCLIC", 2), CYCLIC), (2, 2))):
         for offsets in ((-1, 0), (2, -3)):
             stats = CommStats(rank)
-            a = DistArray.from_global(g, lay, comm)
+            a = from_global(g, lay, comm)
             plan = shift_plan(lay, offsets, comm)
             buf = plan.execute(a.local, None, stats)
             if a.holds:
@@ -217,7 +247,7 @@ def mpi_case_broadcast(comm):
     ]
     for sec in sections:
         stats = CommStats(rank)
-        a = DistArray.from_global(g, lay, comm)
+        a = from_global(g, lay, comm)
         plan = broadcast_plan(lay, sec, comm)
         buf = plan.execute(a.local, None, stats)
         assert np.array_equal(buf, part(g, B, sec)), str(sec)
@@ -251,16 +281,16 @@ def mpi_case_reductions(comm):
 def mpi_case_index_helpers_and_ranks_without_data(comm):
     rank, n = comm.Get_rank(), comm.Get_size()
     lay = simple(((1, 3), (1, 4)), (BLOCK, COLLAPSED), (1,))  # rank 0 only
-    a = DistArray(lay, comm, ghosts=((1, 1), (0, 0)))
+    a = array(lay, comm, ghosts=((1, 1), (0, 0)))
     assert a.holds == (rank == 0)
     if rank:
         assert a.local.size == 0 and a.owned is None
     else:
         assert a.local.shape == (5, 4) and a.interior.shape == (3, 4)
         assert a.global_to_local((1, 2)) == (1, 1) and a.local_to_global((0, 0)) == (0, 1)
-    a.exchange_halo()  # everyone takes part, nothing moves
+    halo_plan(lay, a.ghosts, comm).execute(a.local, a.local)  # everyone takes part, nothing moves
     wide = simple(((1, 30),), (BLOCK,), (3,))
-    w = DistArray(wide, comm, ghosts=((2, 2),))
+    w = array(wide, comm, ghosts=((2, 2),))
     if w.holds:
         lo, hi = w.local_bounds(0)
         assert w.global_to_local((lo,)) == (2,) and w.local_to_global((0,)) == (lo - 2,)
@@ -276,7 +306,7 @@ def mpi_case_ghosts_along_cyclic_fail_alike_on_every_rank(comm):
 
     lay = simple(B, (CYCLIC, COLLAPSED), (3,))
     try:
-        DistArray(lay, comm, ghosts=((1, 1), (0, 0)))
+        array(lay, comm, ghosts=((1, 1), (0, 0)))
     except UnsupportedError as exc:
         assert comm.Get_size() > 1 and "ghost cells along dimension 1" in str(exc)
     else:

@@ -31,6 +31,9 @@ Anything outside the executable subset raises
 :class:`~autodist.errors.UnsupportedError` naming ``file:line`` at
 translation time, before anything runs.  Generated lines map back to Fortran
 lines (:attr:`Translation.linemap`) so that a fault names ``file:line`` too.
+
+CALL statements and their arguments are written by :mod:`.calls`, READ,
+WRITE and PRINT by :mod:`.io_code`.
 """
 
 from __future__ import annotations
@@ -42,9 +45,10 @@ from ...errors import UnsupportedError
 from ...hpf import model as hm
 from ...hpf.parse import parse_directive
 from . import intrinsic_code as ic
-from ..fortran.formats import parse_format
+from .calls import Calls
 from .emitter import Code, Emitter, ExprGen
 from .facts import ProgramFacts, unsupported
+from .io_code import InputOutput
 from .scan import labels_in, scalar_names
 
 
@@ -62,8 +66,10 @@ class Translation:
     saved: tuple[str, ...] = ()  # SAVE'd and DATA scalars, in the order of the frame's list
 
 
-class UnitTranslator:
-    """Translates one unit (see the module docstring)."""
+class UnitTranslator(Calls, InputOutput):
+    """Translates one unit (see the module docstring): units, blocks, jumps,
+    statements and phases here, CALLs in :class:`~.calls.Calls`, I/O in
+    :class:`~.io_code.InputOutput`."""
 
     def __init__(self, unit: ir.Unit, facts: ProgramFacts, phase_lines: set[int] = frozenset(),
                  instrument: bool = False, call_lines: set[int] = frozenset()):
@@ -427,68 +433,6 @@ class UnitTranslator:
             with em.indent():
                 self.block(b.body)
 
-    # ---------------------------------------------------------------- calls
-
-    def call(self, s: ir.Call) -> None:
-        em = self.em
-        callee = self.facts.units.get(s.name)
-        if callee is None or callee.kind != "subroutine":
-            raise unsupported(f"CALL {s.name} (not a subroutine of the program)", s.span)
-        args, writeback = self.actuals(s.name, callee, s.args, s.span)
-        self.store_commons()
-        r = em.fresh("res")
-        call = f"{r} = _U[{s.name!r}](_rt{''.join(', ' + a for a in args)})"
-        if s.span.first in self.call_lines:
-            em(f"with _rt.call_phase(_f, {s.span.first}):")
-            with em.indent():
-                em(call)
-        else:
-            em(call)
-        self.load_commons()
-        for k, target in writeback:
-            self.store_result(f"{r}[{k}]", target)
-        if any(isinstance(t, ir.Name) and t.name in {m for m, _, _ in self.common_scalars} for _, t in writeback):
-            self.store_commons()
-
-    def actuals(self, name: str, callee: ir.Unit, args: tuple[ir.Expr, ...], span: ir.Span
-                ) -> tuple[list[str], list[tuple[int, ir.Expr]]]:
-        if len(args) != len(callee.args):
-            raise UnsupportedError(f"{name} takes {len(callee.args)} argument(s), {len(args)} given",
-                                   span.file, span.first)
-        out: list[str] = []
-        writeback: list[tuple[int, ir.Expr]] = []
-        modified = self.facts.modified.get(name, frozenset())
-        offset = 1 if callee.kind == "function" else 0
-        for k, (d, a) in enumerate(zip(callee.args, args)):
-            dsym = callee.symbol(d)
-            if dsym is not None and dsym.is_array:
-                if isinstance(a, ir.Name) and self.is_array(a.name):
-                    out.append(f"a_{a.name}")
-                elif isinstance(a, ir.Index) and self.is_array(a.name):
-                    subs = ", ".join(self.ex.int_expr(x) for x in a.subscripts)
-                    out.append(f"_rt.element(a_{a.name}, ({subs},))")
-                else:
-                    raise unsupported(f"passing a scalar to array dummy {d} of {name}", span)
-                continue
-            if isinstance(a, ir.Name) and self.is_array(a.name):
-                raise unsupported(f"passing array {a.name} to scalar dummy {d} of {name}", span)
-            c, t, _ = self.ex.expr(a)
-            if dsym is not None and dsym.type.base not in ("character",) and t.base != "character" \
-                    and ic.kind(t) != ic.kind(dsym.type):
-                c = ic.convert(c, t, dsym.type, False)
-            out.append(c)
-            if k in modified and (isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.scalar_var(a.name))):
-                writeback.append((k + offset, a))
-        return out, writeback
-
-    def store_result(self, code: str, target: ir.Expr) -> None:
-        if isinstance(target, ir.Name):
-            self.em(f"v_{target.name} = {code}")
-        else:
-            assert isinstance(target, ir.Index)
-            subs = ", ".join(self.ex.int_expr(x) for x in target.subscripts)
-            self.em(f"a_{target.name}.s({code}, {subs})")
-
     # ---------------------------------------------------------------- phases
 
     def phase(self, s: ir.Do) -> None:
@@ -511,68 +455,6 @@ class UnitTranslator:
             em(f"with {p}:")
             with em.indent():
                 self.do(s)
-
-    # ---------------------------------------------------------------- I/O
-
-    def io(self, s: ir.Io) -> None:
-        em = self.em
-        if s.kind == "format":
-            return
-        if s.kind not in ("print", "write"):
-            raise unsupported(f"a {s.kind.upper()} statement", s.span)
-        unit = "6"
-        if s.unit is not None:
-            if isinstance(s.unit, ir.Const) and s.unit.value in (6, 0, "*"):
-                unit = "0" if s.unit.value == 0 else "6"
-            else:
-                raise unsupported(f"output to unit {s.text!r} (only * and 6)", s.span)
-        bad = [k for k, _ in s.specs if k not in ("FMT", "UNIT")]
-        if bad:
-            raise unsupported(f"the {bad[0]}= specifier", s.span)
-        fmt = self.format_ref(s)
-        lst = em.fresh("io")
-        em(f"{lst} = []")
-        for item in s.items:
-            self.io_item(item, lst)
-        em(f"_rt.write({unit}, {fmt}, {lst})")
-
-    def format_ref(self, s: ir.Io) -> str:
-        if s.fmt == "*":
-            return "None"
-        if isinstance(s.fmt, int):
-            text = self.format_text.get(s.fmt)
-            if text is None:
-                raise unsupported(f"format label {s.fmt} (no FORMAT with that label)", s.span)
-        elif isinstance(s.fmt, str):
-            text = s.fmt
-        elif isinstance(s.fmt, ir.Const) and isinstance(s.fmt.value, str):
-            text = s.fmt.value
-        else:
-            raise unsupported("a format held in a variable", s.span)
-        if text not in self._format_index:
-            try:
-                parsed = parse_format(text)
-            except UnsupportedError as exc:
-                raise UnsupportedError(exc.message, s.span.file, s.span.first) from None
-            self._format_index[text] = len(self.formats)
-            self.formats.append(parsed)
-        return f"_FMT[{self._format_index[text]}]"
-
-    def io_item(self, item: ir.Expr, lst: str) -> None:
-        em = self.em
-        if isinstance(item, ir.ImpliedDo):
-            start, end = self.ex.int_expr(item.start), self.ex.int_expr(item.end)
-            step = "1" if item.step is None else self.ex.int_expr(item.step)
-            em(f"for v_{item.var} in range({start}, {end} + (1 if {step} > 0 else -1), {step}):")
-            with em.indent():
-                for x in item.items:
-                    self.io_item(x, lst)
-            return
-        if isinstance(item, ir.Name) and self.is_array(item.name):
-            em(f"{lst}.append((a_{item.name}, 'array'))")
-            return
-        c, t, _ = self.ex.expr(item)
-        em(f"{lst}.append(({c}, {ic.io_kind(t)!r}))")
 
     # ---------------------------------------------------------------- directives
 

@@ -8,6 +8,8 @@ import time
 
 import numpy as np
 
+from ...layout.model import Layout
+from ...layout.routines import PIPELINE
 from .storage import pack, selector, unpack
 
 
@@ -55,3 +57,11 @@ class PipelineLink:
         if self.sends:
             stats.record(self.region, elements_sent=n, messages_sent=len(self.sends),
                          elem_bytes=self.dtype.itemsize, seconds=time.perf_counter() - t0)
+
+
+def pipeline_link(layout: Layout, per_rank, comm, maps, dtype, region: str) -> PipelineLink:
+    """The hand-offs that give every rank ``r`` the sections ``per_rank[r]``
+    from the ranks that computed them; both halves work on storage ``maps``
+    (what a rank sends is what it computed there)."""
+    sched = PIPELINE.schedule(layout, PIPELINE.needs(per_rank), comm.Get_size())
+    return PipelineLink(sched, comm, maps, maps, dtype, region)

@@ -19,9 +19,13 @@ Local copies (a rank needs what it holds) never go through MPI.  Each
 execution records the schedule's exact element, byte and message counts and
 its wall time in a :class:`~autodist.runtime.comm.stats.CommStats` region.
 
-Plan constructors: :func:`redistribute_plan`, :func:`halo_plan`,
-:func:`shift_plan`, :func:`broadcast_plan`, :func:`gather_plan`,
-:func:`scatter_plan`; reductions: :func:`allreduce`, :func:`reduce`.
+Plan constructors, each carrying out a routine of
+:mod:`autodist.layout.routines` (and planned from its needs pattern):
+:func:`exchange_plan` (Exchange, Copy), :func:`redistribute_plan` and
+:func:`scatter_plan` (Remap), :func:`halo_plan` and :func:`shift_plan` (Shift),
+:func:`broadcast_plan` (One_to_All), :func:`gather_plan` (All_to_One, or
+All_to_All to every rank); reductions: :func:`allreduce`, :func:`reduce`
+(Reduction).  :mod:`.builders` finds them from a routine.
 """
 
 from __future__ import annotations
@@ -35,9 +39,9 @@ from mpi4py import MPI
 from ...errors import UnsupportedError
 from ...layout.model import Layout, on_rank
 from ...layout.ownership import Ownership, ownership
-from ...layout.schedule import Halo, OnRank, SameSection, Schedule, Shift, exchange_schedule, redistribution_schedule
+from ...layout.routines import ALL_TO_ALL, ALL_TO_ONE, EXCHANGE, ONE_TO_ALL, REDUCTION, REMAP, SHIFT
+from ...layout.schedule import Schedule
 from ...layout.sections import IndexSet, Section
-from ...layout.volume import reduction_volume
 from .stats import CommStats
 from .storage import StorageMap, contiguous_offset, flat, pack, selector, unpack
 
@@ -303,12 +307,21 @@ def _plan(sched: Schedule, comm, src_maps, dst_maps, dst_shape, dtype, method, r
     return ExchangePlan(sched, comm, src_maps, dst_maps, dst_shape, dtype, method, bcast_root, region)
 
 
+def exchange_plan(layout: Layout, per_rank: Sequence[Sequence[Section]], comm, src_maps, dst_maps,
+                  dst_shape: tuple[int, ...], dtype=np.float64, region: str = "exchange") -> ExchangePlan:
+    """Every rank ``r`` receives the (disjoint) sections ``per_rank[r]`` of the
+    array from their holders, point to point, into storage ``dst_maps`` (of
+    shape ``dst_shape``).  ``plan.execute(a.local, window)``."""
+    sched = EXCHANGE.schedule(layout, EXCHANGE.needs(per_rank), comm.Get_size())
+    return _plan(sched, comm, src_maps, dst_maps, dst_shape, dtype, "p2p", region)
+
+
 def redistribute_plan(src: Layout, dst: Layout, comm, dtype=np.float64, src_ghosts: Ghosts | None = None,
                       dst_ghosts: Ghosts | None = None, region: str = "remap") -> ExchangePlan:
     """Remap from ``src`` to ``dst`` (any two layouts of the same array) with
     one Alltoallv.  ``execute(a.local, b.local)``."""
     n, r = comm.Get_size(), comm.Get_rank()
-    sched = redistribution_schedule(src, dst, n)
+    sched = REMAP.schedule(src, dst, n)
     dmaps = storage_maps(ownership(dst, n), r, dst_ghosts)
     return _plan(sched, comm, storage_maps(ownership(src, n), r, src_ghosts), dmaps,
                  storage_shape(dmaps, dst.rank), dtype, "alltoallv", region)
@@ -323,7 +336,7 @@ def halo_plan(layout: Layout, ghosts: Ghosts, comm, dtype=np.float64, corners: b
     widths = normalize_ghosts(layout.rank, widths) if widths is not None else ghosts
     if any(w > g for wg, gg in zip(widths, ghosts) for w, g in zip(wg, gg)):
         raise ValueError(f"halo widths {widths} exceed the ghost cells {ghosts}")
-    sched = exchange_schedule(layout, Halo(widths, corners), n)
+    sched = SHIFT.schedule(layout, SHIFT.halo(widths, corners), n)
     maps = storage_maps(ownership(layout, n), r, ghosts)
     return _plan(sched, comm, maps, maps, storage_shape(maps, layout.rank), dtype, "p2p", region)
 
@@ -337,7 +350,7 @@ def shift_plan(layout: Layout, offsets: Sequence[int], comm, dtype=np.float64, g
     n, r = comm.Get_size(), comm.Get_rank()
     own = ownership(layout, n)
     offsets = tuple(int(o) for o in offsets)
-    sched = exchange_schedule(layout, Shift(offsets), n)
+    sched = SHIFT.schedule(layout, SHIFT.needs(offsets), n)
     owned = own.owned(r)
     dmaps = None if owned is None else tuple(StorageMap(s, d) for s, d in zip(owned.sets, offsets))
     return _plan(sched, comm, storage_maps(own, r, ghosts), dmaps, storage_shape(dmaps, layout.rank),
@@ -351,7 +364,7 @@ def broadcast_plan(layout: Layout, section: Section, comm, dtype=np.float64, gho
     n, r = comm.Get_size(), comm.Get_rank()
     own = ownership(layout, n)
     section = section.clip(layout.bounds)
-    sched = exchange_schedule(layout, SameSection(section), n)
+    sched = ONE_TO_ALL.schedule(layout, ONE_TO_ALL.needs(section), n)
     dmaps = tuple(StorageMap(s) for s in section.sets)
     method, root = "p2p", None
     if section:
@@ -369,8 +382,10 @@ def gather_plan(layout: Layout, comm, dtype=np.float64, root: int | None = None,
     every rank, in a buffer of the array's shape.  ``plan.execute(a.local, None)``."""
     n, r = comm.Get_size(), comm.Get_rank()
     whole = Section.from_bounds(layout.bounds)
-    needs = SameSection(whole) if root is None else OnRank(root, whole)
-    sched = exchange_schedule(layout, needs, n)
+    if root is None:
+        sched = ALL_TO_ALL.schedule(layout, ALL_TO_ALL.needs(whole), n)
+    else:
+        sched = ALL_TO_ONE.schedule(layout, ALL_TO_ONE.needs(root, whole), n)
     here = root is None or r == root
     dmaps = tuple(StorageMap(s) for s in whole.sets) if here else None
     shape = whole.shape if here else (0,) * layout.rank
@@ -402,7 +417,7 @@ def _reduce(comm, value, op: str, root: int | None, stats: CommStats | None, reg
     else:
         comm.Reduce(send, recv, op=_OPS[op], root=root)
     if stats is not None:
-        v = reduction_volume(comm.Get_size(), send.size, send.itemsize, root)
+        v = REDUCTION.volume(comm.Get_size(), send.size, send.itemsize, root)
         me = comm.Get_rank()
         stats.record(region, elements_sent=v.sent[me], elements_received=v.received[me],
                      messages_sent=v.messages_sent[me], messages_received=v.messages_received[me],

@@ -1,8 +1,15 @@
 """The arrays of a running program, one :class:`RtArray` per array per rank.
 
-An :class:`RtArray` is a Fortran array under its current HPF layout: a
-:class:`~autodist.runtime.comm.distarray.DistArray` (this rank's part, ghost cells
-included) plus what the translated code needs to use it:
+An :class:`RtArray` is a Fortran array under its current HPF layout, the one
+distributed-array type of the runtime.  It holds ``local``: a Fortran-order
+numpy array with this rank's elements (indices of each dimension in increasing
+order, see :mod:`autodist.layout.ownership`), widened by ghost cells where asked
+(``ghosts[d] = (below, above)``; only along dimensions a rank holds as one
+interval); a rank that holds nothing has an empty ``local``.  Indices are the
+program's own (1-based unless declared otherwise); storage positions are
+0-based and include the ghost offset (:meth:`RtArray.global_to_local`,
+:meth:`RtArray.local_to_global`, :attr:`RtArray.interior`).  On top of the
+storage it gives what the translated code needs:
 
 * element access for code outside vectorized phases, :meth:`RtArray.g`
   (read) and :meth:`RtArray.s` (write), with Fortran bounds checks; a read of
@@ -28,11 +35,13 @@ from typing import Callable
 import numpy as np
 
 from ... import ir
-from ...errors import RuntimeFault
+from ...errors import RuntimeFault, UnsupportedError
 from ...layout.model import Layout, replicated
+from ...layout.ownership import Ownership, ownership
 from ...layout.sections import Section
-from ..comm.plans import gather_plan, redistribute_plan
-from ..comm.distarray import DistArray
+from ...layout.routines import ALL_TO_ALL, ALL_TO_ONE, REMAP
+from ..comm.builders import builder
+from ..comm.plans import Ghosts, normalize_ghosts, storage_maps, storage_shape
 from ..comm.stats import CommStats
 from ..comm.storage import StorageMap, numpy_dtype, selector
 
@@ -64,11 +73,12 @@ class Comms:
 
     def remap_plan(self, src: Layout, dst: Layout, dtype, src_ghosts, dst_ghosts):
         key = ("remap", src, dst, np.dtype(dtype).str, src_ghosts, dst_ghosts)
-        return self.plan(key, lambda: redistribute_plan(src, dst, self.comm, dtype, src_ghosts, dst_ghosts))
+        return self.plan(key, lambda: builder(REMAP)(src, dst, self.comm, dtype, src_ghosts, dst_ghosts))
 
     def gather_plan(self, layout: Layout, dtype, ghosts, root: int | None = None):
         key = ("gather", layout, np.dtype(dtype).str, ghosts, root)
-        return self.plan(key, lambda: gather_plan(layout, self.comm, dtype, root, ghosts))
+        gather = builder(ALL_TO_ALL if root is None else ALL_TO_ONE, "gather_plan")
+        return self.plan(key, lambda: gather(layout, self.comm, dtype, root, ghosts))
 
     def bcast_element(self, value, root: int, dtype, region: str):
         """``value`` (given on ``root``) on every rank; counted in ``region``."""
@@ -121,7 +131,7 @@ class RtArray:
     """A Fortran array on this rank (see the module docstring)."""
 
     def __init__(self, name: str, ftype: ir.Type, bounds: Bounds, layout: Layout | None, comms: Comms,
-                 label: str = ""):
+                 label: str = "", ghosts: Ghosts | None = None):
         self.name = name
         self.label = label or name
         self.ftype = ftype
@@ -130,23 +140,21 @@ class RtArray:
         self.comms = comms
         self._conv = _pyvalue(self.dtype)
         self.state = 0  # changes whenever the layout or the storage does (plans are cached by it)
-        self.dist = DistArray(layout or replicated(self.bounds), comms.comm, self.dtype)
         self._ghost_memory: dict[Layout, tuple] = {}
-        self._refresh()
+        self._store(layout or replicated(self.bounds), ghosts)
 
     # ---------------------------------------------------------------- state
 
-    @property
-    def layout(self) -> Layout:
-        return self.dist.layout
-
-    @property
-    def ghosts(self) -> tuple[tuple[int, int], ...]:
-        return self.dist.ghosts
-
-    @property
-    def local(self) -> np.ndarray:
-        return self.dist.local
+    def _store(self, layout: Layout, ghosts: Ghosts | None) -> np.ndarray:
+        """Take fresh (zeroed) storage for ``layout`` with ``ghosts``; returns the old one."""
+        old = getattr(self, "local", None)
+        self.layout = layout
+        self.ghosts = normalize_ghosts(layout.rank, ghosts)
+        self.ownership: Ownership = ownership(layout, self.comms.size)
+        self.maps: tuple[StorageMap, ...] | None = storage_maps(self.ownership, self.comms.rank, self.ghosts)
+        self.local = np.zeros(storage_shape(self.maps, layout.rank), self.dtype, order="F")
+        self._refresh()
+        return old
 
     @property
     def size(self) -> int:
@@ -155,11 +163,20 @@ class RtArray:
             n *= max(hi - lo + 1, 0)
         return n
 
+    @property
+    def shape(self) -> tuple[int, ...]:
+        """Global shape."""
+        return self.layout.shape
+
+    @property
+    def holds(self) -> bool:
+        """Whether this rank holds a part of the array."""
+        return self.maps is not None
+
     def _refresh(self) -> None:
         self.state = self.comms.new_state()
-        d = self.dist
-        maps = d.maps
-        self.owned: Section | None = d.owned
+        maps = self.maps
+        self.owned: Section | None = self.ownership.owned(self.comms.rank)
         self.whole = maps is not None and self.owned is not None and all(
             s.count() == hi - lo + 1 for s, (lo, hi) in zip(self.owned.sets, self.bounds))
         self.offsets = None if maps is None else tuple(
@@ -168,7 +185,41 @@ class RtArray:
         self.s = self._make_set()
 
     def storage_maps(self) -> tuple[StorageMap, ...] | None:
-        return self.dist.maps
+        return self.maps
+
+    @property
+    def interior(self) -> np.ndarray:
+        """View of ``local`` without the ghost cells."""
+        if self.maps is None:
+            return self.local
+        sl = tuple(
+            slice(below, below + (s.count() if s else 0)) if s else slice(0, 0)
+            for s, (below, _) in zip(self.owned.sets, self.ghosts)
+        )
+        return self.local[sl]
+
+    def local_bounds(self, dim: int) -> tuple[int, int] | None:
+        """First and last global index this rank owns along ``dim`` when it
+        owns an interval of them (BLOCK-like); None when it owns none."""
+        owned = self.owned
+        if owned is None or not owned.sets[dim]:
+            return None
+        s = owned.sets[dim]
+        if not s.is_interval:
+            raise UnsupportedError(f"dimension {dim + 1} is not held as one interval ({self.layout.distribute_str()})")
+        return s.lo, s.hi
+
+    def global_to_local(self, index) -> tuple[int, ...]:
+        """Storage position (ghosts included) of global ``index``."""
+        if self.maps is None:
+            raise IndexError(f"rank {self.comms.rank} holds no part of {self.label}")
+        return tuple(m.position(i) for m, i in zip(self.maps, index))
+
+    def local_to_global(self, position) -> tuple[int, ...]:
+        """Global index at storage ``position`` (ghosts included)."""
+        if self.maps is None:
+            raise IndexError(f"rank {self.comms.rank} holds no part of {self.label}")
+        return tuple(m.global_index(p) for m, p in zip(self.maps, position))
 
     # ---------------------------------------------------------------- element access
 
@@ -226,15 +277,14 @@ class RtArray:
         def put_owned(v, *idx):
             check(idx)
             if self.owned is not None and idx in self.owned:
-                local[self.dist.global_to_local(idx)] = v
+                local[self.global_to_local(idx)] = v
         return put_owned
 
     def _read(self, idx: tuple[int, ...]):
-        own = self.dist.ownership
-        owner = own.owner(idx)
+        owner = self.ownership.owner(idx)
         value = None
         if self.comms.rank == owner:
-            value = self.local[self.dist.global_to_local(idx)]
+            value = self.local[self.global_to_local(idx)]
         return self._conv(self.comms.bcast_element(value, owner, self.dtype, "scalar access"))
 
     # ---------------------------------------------------------------- layouts
@@ -244,47 +294,45 @@ class RtArray:
         cells this array last had under ``layout`` come back with it."""
         if layout == self.layout:
             return False
-        self._ghost_memory[self.layout] = self.dist.ghosts
-        out = DistArray(layout, self.comms.comm, self.dtype, self._ghost_memory.get(layout))
-        plan = self.comms.remap_plan(self.layout, layout, self.dtype, self.dist.ghosts, out.ghosts)
-        plan.execute(self.local, out.local, self.comms.stats, region)
-        self.dist = out
-        self._refresh()
+        self._ghost_memory[self.layout] = self.ghosts
+        src, src_ghosts = self.layout, self.ghosts
+        old = self._store(layout, self._ghost_memory.get(layout))
+        plan = self.comms.remap_plan(src, layout, self.dtype, src_ghosts, self.ghosts)
+        plan.execute(old, self.local, self.comms.stats, region)
         return True
 
     def widen(self, ghosts) -> None:
         """Give the storage at least ``ghosts`` cells around this rank's part
         (a local copy; nothing moves between ranks)."""
-        new = tuple((max(a, c), max(b, d)) for (a, b), (c, d) in zip(self.dist.ghosts, ghosts))
-        if new == self.dist.ghosts:
+        new = tuple((max(a, c), max(b, d)) for (a, b), (c, d) in zip(self.ghosts, ghosts))
+        if new == self.ghosts:
             return
-        out = DistArray(self.layout, self.comms.comm, self.dtype, new)
-        if self.dist.maps is not None:
-            out.interior[...] = self.dist.interior
-        self.dist = out
-        self._refresh()
+        interior = self.interior if self.maps is not None else None
+        self._store(self.layout, new)
+        if interior is not None:
+            self.interior[...] = interior
 
     def full(self, region: str = "gather", root: int | None = None) -> np.ndarray | None:
         """The whole array (Fortran order) on every rank, or on ``root`` only
         (None elsewhere).  A collective."""
         if self.everywhere:  # the same decision on every rank: no collective then
-            return np.asfortranarray(self.dist.interior).copy() if root is None or self.comms.rank == root else None
-        plan = self.comms.gather_plan(self.layout, self.dtype, self.dist.ghosts, root)
+            return np.asfortranarray(self.interior).copy() if root is None or self.comms.rank == root else None
+        plan = self.comms.gather_plan(self.layout, self.dtype, self.ghosts, root)
         out = plan.execute(self.local, None, self.comms.stats, region)
         return out if root is None or self.comms.rank == root else None
 
     @property
     def everywhere(self) -> bool:
         """Every rank holds the whole array (the same answer on every rank)."""
-        own = self.dist.ownership
+        own = self.ownership
         return own.active == self.comms.size and all(a.kind == "replicated" for a in own.axes)
 
     def keep_part(self, whole: np.ndarray) -> None:
         """Set this rank's part from the whole array (every rank passes the same)."""
-        if self.dist.maps is None:
+        if self.maps is None:
             return
         full_maps = tuple(StorageMap(s) for s in Section.from_bounds(self.bounds).sets)
-        self.dist.interior[...] = whole[selector(full_maps, self.owned)]
+        self.interior[...] = whole[selector(full_maps, self.owned)]
 
     def __repr__(self) -> str:
         return f"RtArray({self.label} {self.layout.distribute_str()} local={self.local.shape})"

@@ -12,7 +12,8 @@ from ... import ir
 from ...errors import UnsupportedError
 from ...layout.model import replicated
 from ...layout.sections import IndexSet
-from ..comm.plans import allreduce
+from ...layout.routines import REDUCTION
+from ..comm.builders import builder
 from ..comm.storage import StorageMap, selector
 from ..codegen.generated import _Goto
 from ..comm import pipeline
@@ -100,7 +101,7 @@ class PhaseRun:
             buf = use.buffer
             if arr.owned is not None and arr.storage_maps() is not None:
                 wmaps = tuple(StorageMap(IndexSet.interval(lo, hi)) for lo, hi in use.window)
-                buf[selector(wmaps, arr.owned)] = arr.dist.interior
+                buf[selector(wmaps, arr.owned)] = arr.interior
                 windows.append((arr, use, wmaps))
             ctx.store[name] = buf
         for name, use in inner.uses.items():
@@ -139,13 +140,13 @@ class PhaseRun:
                          seconds=time.perf_counter() - t1)
         for arr, use, wmaps in windows:
             if use.written:
-                arr.dist.interior[...] = ctx.store[arr.name][selector(wmaps, arr.owned)]
+                arr.interior[...] = ctx.store[arr.name][selector(wmaps, arr.owned)]
         if inner.combine:
             outs = list(outs)
             names = plan.shape.outs
             for name, op in inner.combine:
                 k = names.index(name)
-                outs[k] = allreduce(ex.comms.comm, outs[k], op, stats, self.region)
+                outs[k] = builder(REDUCTION, "allreduce")(ex.comms.comm, outs[k], op, stats, self.region)
             outs = tuple(outs)
         for arr, layout in reversed(moved):
             arr.remap(layout, region=self.region)

@@ -24,7 +24,10 @@ builds a :class:`PhasePlan` (cached) in one of four modes:
   the loop) runs as translated inline code on replicated arrays.
 
 The first three run the vectorized function of :mod:`autodist.runtime.codegen.fastgen`.
-The report lists each phase's mode and why.
+The report lists each phase's mode and why.  What makes a distributed plan
+wrong, and its remedies (run-time guards, rank orders, last-private arrays,
+pipelines), are the checks of :mod:`.hazards`; this module builds the plan:
+the partitions, the exchanges and where their pieces go, the code.
 """
 
 from __future__ import annotations
@@ -36,11 +39,11 @@ import numpy as np
 from ... import ir
 from ...layout.model import Layout
 from ...layout.ownership import ownership
-from ...layout.schedule import Explicit, exchange_schedule
-from ...layout.sections import IndexSet, Section, box_minus, disjoint_pieces
-from ...owner.images import reference_image
-from ...owner.iterations import loop_hull, phase_loops, rank_iterations, statement_partitions
+from ...layout.routines import EXCHANGE, PIPELINE
+from ...layout.sections import IndexSet, Section, disjoint_pieces
+from ...owner.iterations import phase_loops, rank_iterations, statement_partitions
 from ...owner.needs import phase_needs
+from ..comm.builders import builder
 from ..comm.plans import ExchangePlan
 from ..codegen.fastgen import GenPlan, Storage, fast_source
 from ..comm.storage import StorageMap
@@ -48,6 +51,16 @@ from ..codegen.vectorize import IfNode, LoopNode, PhaseShape, StmtNode, private_
 from ..fortran.vectors import FAST_HELPERS
 from ..fortran import intrinsics as it
 from ..comm.pipeline import PipelineLink
+from .hazards import (
+    Fallback,
+    check_scalars,
+    everyone_whole,
+    guards_of,
+    hazards,
+    private_arrays,
+    reduction_order,
+    written_sections,
+)
 
 
 @dataclass
@@ -88,10 +101,6 @@ class Store:
 
     def __init__(self):
         self.store: dict[str, np.ndarray] = {}
-
-
-class _Fallback(Exception):
-    """The distributed plan is not correct here; run replicated (the reason)."""
 
 
 class Planner:
@@ -145,7 +154,7 @@ class Planner:
         ex = self.ex
         region = f"{shape.unit.name}:{shape.phase.id}"
         nranks = ex.nprocs
-        everyone = all(_everyone_whole(lay, nranks) for lay in layouts.values())
+        everyone = all(everyone_whole(lay, nranks) for lay in layouts.values())
         if forced is None and not ex.options.distribute and not everyone:
             return PhasePlan("replicated", "owner-computes distribution turned off (--replicated)", region, shape)
         if forced == "replicated" or nranks == 1 or everyone:
@@ -156,7 +165,7 @@ class Planner:
         self._predicted: list[int] = []
         try:
             return self._distributed(frame, shape, layouts, region)
-        except _Fallback as why:
+        except Fallback as why:
             return PhasePlan("replicated", str(why), region, shape, predicted=self._predicted)
 
     def _distributed(self, frame, shape: PhaseShape, layouts: dict[str, Layout], region: str) -> PhasePlan:
@@ -188,15 +197,15 @@ class Planner:
                 vals = rank_iterations(node.pattern, part, mapped, nranks, r, loops)
                 row.append(None if vals is None else {v: s for v, s in vals.items() if v in pvars})
             per_rank[node.id] = row
-            guards[node.id] = self._guards(node, part, mapped, nranks, rank, _chain_vars(shape, node))
-        ordered = self._check_scalars(shape, per_rank, part_of)
-        order = self._ordered(shape, ordered, part_of, mapped, nranks) if ordered else []
-        lastprivate = self._private_arrays(shape, part_of, per_rank, mapped, loops, nranks)
+            guards[node.id] = guards_of(node, part, mapped, nranks, rank, _chain_vars(shape, node))
+        ordered = check_scalars(shape, per_rank, part_of)
+        order = reduction_order(shape, ordered, part_of, mapped, nranks) if ordered else []
+        lastprivate = private_arrays(shape, part_of, per_rank, mapped, loops, nranks)
         combine = [(n, op) for n, op in shape.reductions.items() if op in ("max", "min")
                    and any(part_of[id(s.pattern)].home is not None for s in shape.stmts
                            if isinstance(s.stmt.target, ir.Name) and s.stmt.target.name == n)]
-        written = self._written(shape, per_rank, part_of, mapped, nranks, loops)
-        pipeline_pieces = self._hazards(shape, pieces, written, mapped, part_of, nranks, combine or ordered)
+        written = written_sections(shape, per_rank, part_of, mapped, nranks, loops)
+        pipeline_pieces = hazards(shape, pieces, written, mapped, part_of, nranks, combine or ordered)
         mode = "pipelined" if pipeline_pieces else "distributed"
         if ordered:
             mode = "pipelined"
@@ -207,219 +216,6 @@ class Planner:
         executes = {node.id: per_rank[node.id][rank] is not None for node in shape.stmts}
         self._finish(plan, frame, sets, executes, guards, pieces, pipeline_pieces)
         return plan
-
-    def _guards(self, node: StmtNode, part, mapped, nranks: int, rank: int, chain) -> list[tuple[int, IndexSet]]:
-        """Left-hand-side dimensions along distributed axes that the partition
-        does not decide (a subscript with other scalars): checked at run time."""
-        t = node.stmt.target
-        if not isinstance(t, ir.Index) or t.name not in mapped:
-            return []
-        own = ownership(mapped[t.name], nranks)
-        decided = {d for d, _, _, _ in part.terms} | {d for d, _ in part.consts}
-        out = []
-        owned = own.owned(rank)
-        for ax in own.axes:
-            if ax.kind != "dim" or ax.extent <= 1 or ax.dim in decided:
-                continue
-            sub = t.subscripts[ax.dim]
-            a = ir.affine(sub)
-            if a is None or set(a.vars) & set(chain):
-                raise _Fallback(f"line {node.stmt.span.first}: the owner of {t.name}'s element changes along a vectorized loop")
-            out.append((ax.dim, owned.sets[ax.dim] if owned is not None else IndexSet.empty()))
-        return out
-
-    def _check_scalars(self, shape: PhaseShape, per_rank, part_of) -> list[str]:
-        """Scalars must mean the same thing on every rank where they are used.
-        Returns the ``+`` and ``*`` reductions whose iterations run on several
-        ranks: they must accumulate in the sequential order (see
-        :meth:`_ordered`)."""
-        ordered = []
-        for node in shape.stmts:
-            t = node.stmt.target
-            if not isinstance(t, ir.Name):
-                continue
-            name = t.name
-            home = part_of[id(node.pattern)].home
-            if name in shape.reductions:
-                if home is not None and shape.reductions[name] in ("+", "*") and name not in ordered:
-                    ordered.append(name)
-                continue
-            if name in shape.privates:
-                users = [s for s in shape.stmts if s is not node and _uses(s, name, shape)]
-                for u in users:
-                    if per_rank[u.id] != per_rank[node.id]:
-                        raise _Fallback(f"private {name} is computed on other iterations than where it is used")
-                continue
-            if home is not None:
-                raise _Fallback(f"scalar {name} would differ between ranks")
-        return ordered
-
-    def _ordered(self, shape: PhaseShape, names: list[str], part_of, mapped, nranks) -> list[int]:
-        """The ranks in the order of the sequential iterations when every
-        statement is partitioned by the outermost loop along one BLOCK axis:
-        then each rank's iterations follow its predecessor's, and passing the
-        partial sums from rank to rank adds in the sequential order exactly."""
-        order = self._order_along(shape, shape.root, part_of, mapped, nranks)
-        if order is None:
-            name = names[0]
-            raise _Fallback(f"the {shape.reductions[name]} reduction of {name} would add in another order "
-                            "across ranks")
-        return order
-
-    def _private_arrays(self, shape, part_of, per_rank, mapped, loops, nranks) -> list[tuple[str, int]]:
-        """Work arrays the analysis privatized (each iteration of the loops
-        around them writes them before reading): every rank computes them in
-        its own copy for the iterations it runs.  That is right when their
-        statements run on the same iterations of the same loops as the
-        statements that use them; afterwards the rank that ran the last
-        iteration holds the values a sequential run leaves, and sends them to
-        the others (last-private)."""
-        private = set(shape.phase.private_arrays)
-        out: dict[str, int] = {}
-        for node in shape.stmts:
-            t = node.stmt.target
-            if not isinstance(t, ir.Index) or t.name not in private:
-                continue
-            part = part_of[id(node.pattern)]
-            if part.home is None:
-                continue
-            if t.name in mapped and not _everyone_whole(mapped[t.name], nranks):
-                raise _Fallback(f"private work array {t.name} is distributed")
-            ref = next((s for s in shape.stmts if part_of[id(s.pattern)] is part and isinstance(s.stmt.target, ir.Index)
-                        and s.stmt.target.name == part.home), None)
-            for _, v, _, _ in part.terms:
-                if ref is None or _line_of(node, v) != _line_of(ref, v):
-                    raise _Fallback(f"private work array {t.name} is computed on other iterations than where it is used")
-            last = {}
-            for _, v, _, _ in part.terms:
-                lp = loops.get(_line_of(node, v))
-                lo, hi = loop_hull(lp, {}) if lp is not None else (None, None)
-                if lp is None or not (np.isfinite(lo) and np.isfinite(hi)):
-                    raise _Fallback(f"cannot tell which rank runs the last iteration over {v}")
-                last[v] = int(hi if (lp.step or 1) > 0 else lo)
-            owners = [r for r in range(nranks) if per_rank[node.id][r] is not None and
-                      all(last[v] in per_rank[node.id][r].get(v, IndexSet.interval(last[v], last[v])) for v in last)]
-            if not owners:
-                raise _Fallback(f"cannot tell which rank runs the last iteration for {t.name}")
-            if out.setdefault(t.name, owners[0]) != owners[0]:
-                raise _Fallback(f"private work array {t.name} is last written on several ranks")
-        return sorted(out.items())
-
-    def _written(self, shape, per_rank, part_of, mapped, nranks, loops) -> dict[str, list[Section]]:
-        """Per array, the sections each statement writes over all ranks."""
-        out: dict[str, list[Section]] = {}
-        for node in shape.stmts:
-            t = node.stmt.target
-            if not isinstance(t, ir.Index) or t.name not in mapped:
-                continue
-            pat = node.pattern
-            part = part_of[id(pat)]
-            for r in range(nranks):
-                vals = rank_iterations(pat, part, mapped, nranks, r, loops)
-                if vals is None:
-                    continue
-                sec = reference_image(pat.lhs, vals, mapped[t.name].bounds)
-                if sec:
-                    out.setdefault(t.name, []).append(sec)
-        return out
-
-    def _hazards(self, shape, pieces, written, mapped, part_of, nranks, combine) -> dict[str, list[list[Section]]]:
-        """Needed pieces that the phase itself writes.  Prefetching them would
-        read stale values: when the outermost loop walks the ranks in order,
-        the pieces owned by ranks it visits earlier come through the pipeline
-        (and leave ``pieces``); those owned by later ranks are read before
-        they are written, so prefetching them is right.  Otherwise the phase
-        cannot run distributed."""
-        hazards: dict[str, list[list[Section]]] = {}
-        for name, per in pieces.items():
-            for r, ps in enumerate(per):
-                for p in ps:
-                    if any(p.count_intersection(w) for w in written.get(name, [])):
-                        hazards.setdefault(name, [[] for _ in range(nranks)])[r].append(p)
-        if not hazards:
-            return {}
-        name = next(iter(hazards))
-        order = None if combine else self._walk_order(shape, part_of, mapped, nranks)
-        if order is None:
-            raise _Fallback(f"{name} is written on one rank and read on another in the same phase")
-        position = {r: k for k, r in enumerate(order)}
-        out: dict[str, list[list[Section]]] = {}
-        for name, per in hazards.items():
-            own = ownership(mapped[name], nranks)
-            piped: list[list[Section]] = [[] for _ in range(nranks)]
-            for r, ps in enumerate(per):
-                for p in ps:
-                    for q in range(nranks):
-                        if q == r or not own.is_primary(q):
-                            continue
-                        part = p.intersect(own.owned(q))
-                        if not part:
-                            continue
-                        if position[q] < position[r]:
-                            piped[r].append(part)
-            for r in range(nranks):
-                if piped[r]:
-                    keep = []
-                    for p in pieces[name][r]:
-                        rest = [p]
-                        for q in piped[r]:
-                            rest = [x for y in rest for x in box_minus(y, q)]
-                        keep.extend(x for x in rest if x)
-                    pieces[name][r] = tuple(keep)
-            if any(piped):
-                out[name] = piped
-        return out
-
-    def _walk_order(self, shape: PhaseShape, part_of, mapped, nranks) -> list[int] | None:
-        """Ranks in the order a sequential loop visits them, when every
-        statement is partitioned by that loop along the one BLOCK axis of a
-        one-dimensional arrangement and every loop around it is parallel
-        (those can move inside it: a rank then runs all its iterations at
-        once, after its predecessors) -- a single pipeline."""
-        lines = {lp.line: lp for lp in shape.loops()}
-        for node in shape.stmts:
-            part = part_of[id(node.pattern)]
-            if part.home is None:
-                return None
-        candidates = set(shape.stmts[0].path) if shape.stmts else set()
-        for node in shape.stmts[1:]:
-            candidates &= set(node.path)
-        for line in sorted(candidates, key=lambda ln: shape.stmts[0].path.index(ln)):
-            lp = lines[line]
-            if lp.info is None or lp.info.parallel:
-                continue
-            outer = shape.stmts[0].path[:shape.stmts[0].path.index(line)]
-            if any(lines[o].info is None or not lines[o].info.parallel for o in outer):
-                return None
-            return self._order_along(shape, lp, part_of, mapped, nranks)
-        return None
-
-    def _order_along(self, shape: PhaseShape, lp: LoopNode, part_of, mapped, nranks) -> list[int] | None:
-        grids = set()
-        sign = None
-        for node in shape.stmts:
-            part = part_of[id(node.pattern)]
-            term = next(((d, a) for d, v, a, _ in part.terms if v == lp.var), None)
-            if term is None or _line_of(node, lp.var) != lp.line:
-                return None
-            d, a = term
-            own = ownership(mapped[part.home], nranks)
-            x = own.dim_axis[d]
-            if x is None or not own.dims[d].contiguous or len(own.grid) != 1:
-                return None
-            s = 1 if a * own.dims[d].stride > 0 else -1
-            if sign not in (None, s):
-                return None
-            sign = s
-            grids.add(own.grid)
-        if len(grids) != 1:
-            return None
-        (grid,) = grids
-        step = ir.affine(lp.do.step).const if lp.do.step is not None else 1
-        ranks = list(range(grid[0]))
-        if sign * step < 0:
-            ranks.reverse()
-        return ranks + [r for r in range(nranks) if r not in ranks]
 
     # ---------------------------------------------------------------- storage, exchanges, code
 
@@ -454,14 +250,12 @@ class Planner:
                 pipe = pipeline_pieces.get(name)
                 pre = [tuple(p for p in pieces[name][r] if pipe is None or p not in pipe[r]) for r in range(nranks)]
                 if any(pre):
-                    sched = exchange_schedule(arr.layout, Explicit(tuple(pre)), nranks)
-                    use.prefetch = ExchangePlan(sched, ex.comms.comm, arr.storage_maps(), dst_maps, dst_shape,
-                                                arr.dtype, "p2p", region=plan.region)
+                    use.prefetch = builder(EXCHANGE)(arr.layout, pre, ex.comms.comm, arr.storage_maps(), dst_maps,
+                                                     dst_shape, arr.dtype, plan.region)
                 if pipe is not None and any(pipe):
-                    sched = exchange_schedule(arr.layout, Explicit(tuple(tuple(x) for x in pipe)), nranks)
                     # both halves work on the phase's storage (the window, when there is one):
                     # what a rank sends is what it computed there
-                    use.pipeline = PipelineLink(sched, ex.comms.comm, dst_maps, dst_maps, arr.dtype, plan.region)
+                    use.pipeline = builder(PIPELINE)(arr.layout, pipe, ex.comms.comm, dst_maps, arr.dtype, plan.region)
             plan.uses[name] = use
         gp = GenPlan(sets, executes, guards, store)
         fname = f"_phase_{shape.unit.name}_{shape.phase.id}"
@@ -546,11 +340,6 @@ def _row_major(shape: PhaseShape) -> set[str]:
     return out
 
 
-def _line_of(node: StmtNode, var: str) -> int | None:
-    """The DO line of loop variable ``var`` around a statement."""
-    return node.path[node.loops.index(var)] if var in node.loops else None
-
-
 def _chain_vars(shape: PhaseShape, node: StmtNode) -> set[str]:
     """The vectorized loop variables around a statement."""
     out: set[str] = set()
@@ -558,16 +347,6 @@ def _chain_vars(shape: PhaseShape, node: StmtNode) -> set[str]:
         if c[-1] in node.path:
             out |= {shape.loop_at(line).var for line in c}
     return out
-
-
-def _uses(node: StmtNode, name: str, shape: PhaseShape) -> bool:
-    s = node.stmt
-    for e in s.exprs():
-        if isinstance(e, ir.Name) and e is s.target:
-            continue
-        if any(isinstance(x, ir.Name) and x.name == name for x in e.walk()):
-            return True
-    return False
 
 
 def _arrays_of(shape: PhaseShape) -> list[str]:
@@ -597,8 +376,3 @@ def _arrays_of(shape: PhaseShape) -> list[str]:
     if shape.root is not None:
         conds([shape.root])
     return list(names)
-
-
-def _everyone_whole(layout: Layout, nranks: int) -> bool:
-    own = ownership(layout, nranks)
-    return own.active == nranks and all(a.kind == "replicated" for a in own.axes)
