@@ -8,6 +8,7 @@ from pathlib import Path
 
 from ..analysis.model import AnalysisOptions
 from ..errors import UsageError
+from ..machine import MAX_PROCESSORS
 
 
 def add_source_args(parser) -> None:
@@ -109,6 +110,8 @@ def parse_procs(text: str | None, default: int) -> list[int]:
             raise UsageError(f"--procs: expected positive integers like 16 or 1,2,4,8 or 1-32, got {text!r}") from None
     if any(p < 1 for p in out):
         raise UsageError(f"--procs: processor counts must be positive, got {text!r}")
+    if any(p > MAX_PROCESSORS for p in out):
+        raise UsageError(f"--procs: at most {MAX_PROCESSORS} processors, got {text!r}")
     return list(dict.fromkeys(out))
 
 

@@ -8,6 +8,7 @@ block structure is rebuilt by :func:`~autodist.frontend.nesting.nest`.
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
@@ -67,6 +68,18 @@ def flatten(node, in_spec: bool = False) -> Iterator[tuple[object, bool, bool]]:
             yield from flatten(child, in_spec or type(child).__name__ == "Specification_Part")
         elif isinstance(child, BlockBase):
             yield child, True, in_spec
+
+
+@contextmanager
+def _located(span: ir.Span):
+    """Errors raised while converting one statement without a place (a
+    literal out of range, say) get that statement's place."""
+    try:
+        yield
+    except FortranError as exc:
+        if exc.file is None:
+            raise type(exc)(exc.message, span.file, span.first) from None
+        raise
 
 
 def _node_lines(node) -> tuple[int, int]:
@@ -168,38 +181,39 @@ class UnitReader:
             note = us.notes[ref.stmt] or Note()
             first, last = ref.first, ref_last.last
             where = Where(self.span_of(first, last), first, last)
-            opaque, text = note.opaque, record.text
-            if whole:
-                opaque = f"not modelled: {type(child).__name__}"
-                if ref_last.stmt >= 0 and ref_last.stmt != ref.stmt:
-                    text = f"{record.text} ... {us.unit.statements[ref_last.stmt].text}"
-            in_spec = first_exec is None
-            if opaque is None and isinstance(child, _SPEC):
-                if not in_spec:
-                    raise FortranError(
-                        f"specification statement after the first executable statement (line {first_exec}): {text}",
-                        where.span.file,
-                        where.span.first,
-                    )
-                known = len(table.conflicts)
-                table.handle(child, where.span)
-                parts.opaque_decls.extend((first, c) for c in table.conflicts[known:])
-            elif opaque is None and isinstance(child, F.Data_Stmt):
-                table.data_statement(child, where.span, note.holleriths)
-                if not in_spec:
-                    continue
-            elif in_spec and opaque is None and table.statement_function(child, where.span):
-                pass
-            elif in_spec and spec_section and not isinstance(child, (F.Assignment_Stmt, *_ANYWHERE)):
-                reason = opaque or f"not modelled: {type(child).__name__}"
-                parts.opaque_decls.append((first, ir.Opaque(where.span, record.label, text, reason)))
-            else:
-                if in_spec and not isinstance(child, _ANYWHERE):
-                    first_exec, parts.first_exec = where.span.first, first
-                    table.finish_spec()
-                parts.body.append((first, builder.item(child, where, record.label, text, opaque)))
-                if first_exec is not None:
-                    continue
+            with _located(where.span):
+                opaque, text = note.opaque, record.text
+                if whole:
+                    opaque = f"not modelled: {type(child).__name__}"
+                    if ref_last.stmt >= 0 and ref_last.stmt != ref.stmt:
+                        text = f"{record.text} ... {us.unit.statements[ref_last.stmt].text}"
+                in_spec = first_exec is None
+                if opaque is None and isinstance(child, _SPEC):
+                    if not in_spec:
+                        raise FortranError(
+                            f"specification statement after the first executable statement (line {first_exec}): {text}",
+                            where.span.file,
+                            where.span.first,
+                        )
+                    known = len(table.conflicts)
+                    table.handle(child, where.span)
+                    parts.opaque_decls.extend((first, c) for c in table.conflicts[known:])
+                elif opaque is None and isinstance(child, F.Data_Stmt):
+                    table.data_statement(child, where.span, note.holleriths)
+                    if not in_spec:
+                        continue
+                elif in_spec and opaque is None and table.statement_function(child, where.span):
+                    pass
+                elif in_spec and spec_section and not isinstance(child, (F.Assignment_Stmt, *_ANYWHERE)):
+                    reason = opaque or f"not modelled: {type(child).__name__}"
+                    parts.opaque_decls.append((first, ir.Opaque(where.span, record.label, text, reason)))
+                else:
+                    if in_spec and not isinstance(child, _ANYWHERE):
+                        first_exec, parts.first_exec = where.span.first, first
+                        table.finish_spec()
+                    parts.body.append((first, builder.item(child, where, record.label, text, opaque)))
+                    if first_exec is not None:
+                        continue
             parts.decl_end = max(parts.decl_end, self.top_line(last))
         table.finish_spec()
         return parts

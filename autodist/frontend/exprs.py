@@ -14,6 +14,7 @@ from typing import Protocol
 from fparser.two import Fortran2003 as F
 from fparser.two.utils import BinaryOpBase, UnaryOpBase
 
+from ..errors import FortranError
 from ..ir import LOGICAL, BinOp, Const, Expr, ImpliedDo, OpaqueExpr, Substring, Type, UnOp
 from .fold import fold, make
 
@@ -53,7 +54,12 @@ def _kind_size(kind, default: int) -> int:
 def literal(node) -> Const | None:
     """The value of an fparser2 literal constant node, or None when it is not one."""
     if isinstance(node, (F.Int_Literal_Constant, F.Signed_Int_Literal_Constant)):
-        return Const(int(node.items[0]), Type("integer", _kind_size(node.items[1], 4)))
+        value, size = int(node.items[0]), _kind_size(node.items[1], 4)
+        largest = 2 ** (8 * min(max(size, 1), 8) - 1) - 1
+        if abs(value) > largest:  # gfortran: "Integer too big for its kind"
+            raise FortranError(f"the integer constant {node.items[0]} is too big for INTEGER*{size} "
+                               f"(at most {largest})")
+        return Const(value, Type("integer", size))
     if isinstance(node, (F.Real_Literal_Constant, F.Signed_Real_Literal_Constant)):
         text = node.items[0].upper()
         size = 8 if "D" in text else _kind_size(node.items[1], 4)

@@ -120,3 +120,10 @@ def test_a_do_variable_redefined_inside_its_loop_is_refused(body, how):
     text = ("      SUBROUTINE S(A, N)\n      REAL A(N)\n      DO 20 I = 1, N\n" + body
             + "   20 CONTINUE\n      END\n")
     assert error_of(text) == f"t.f:3: the DO variable I is redefined inside its loop ({how})"
+
+
+def test_an_integer_constant_too_big_for_its_kind_is_refused_at_its_line():
+    text = "      PROGRAM P\n      INTEGER K\n      K = 1\n      K = K - 999999999999999999999\n      END\n"
+    assert error_of(text) == ("t.f:4: the integer constant 999999999999999999999 is too big for INTEGER*4 "
+                              "(at most 2147483647)")
+    assert error_of("      PROGRAM P\n      PARAMETER (M = 2147483648)\n      END\n").startswith("t.f:2: the integer")
