@@ -71,7 +71,7 @@ def test_bad_procs_is_a_one_line_error(capsys):
     err = capsys.readouterr().err.strip().splitlines()[-1]
     assert "--procs" in err
     for huge in ("1000000", "1-100000", "99999999999999999999"):
-        assert main(["compare", str(SAMPLES / "adi.f"), "--procs", huge]) == 2
+        assert main(["compare", "-q", str(SAMPLES / "adi.f"), "--procs", huge]) == 2
         assert capsys.readouterr().err.strip().splitlines() == [
             f"autodist: error: --procs: at most 16384 processors, got '{huge}'"]
 
