@@ -4,9 +4,7 @@ frequencies and phase times (see :mod:`autodist.runtime.job.profiler`)."""
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-from ..errors import UsageError
 from . import common
 from ..runtime.job.launch import DEFAULT_TIMEOUT
 
@@ -24,10 +22,8 @@ def run(args) -> int:
     from ..runtime.job.faults import deadline
     from ..runtime.job.profiler import profile_program
 
-    for f in args.files:
-        if not Path(f).is_file():
-            raise UsageError(f"{f}: no such file")
-    common.guard_outputs(args, None, None, [("-o", args.output)])
+    program = common.read_sources(args)  # its INCLUDE files are inputs too
+    common.guard_outputs(args, program, None, [("-o", args.output)])
     with deadline(args.timeout, "the profiled program"):
         data, printed = profile_program(args.files, args.include)
     write_profile_data(args.output, data, args.files)

@@ -46,6 +46,7 @@ def test_no_output_replaces_an_input_or_another_output(tmp_path, capsys):
         (["run", str(src), "--dump", str(tmp_path / "d.npz"), "--report", str(tmp_path / "d.npz")],
          "the same file as"),
         (["run", str(src), "--dump", str(tmp_path)], "is a directory"),
+        (["profile", str(src), "-o", str(tmp_path / "sz.h")], "refusing to overwrite the input file"),
     ]
     for argv, message in cases:
         assert main(argv + ["-q"]) == 2, argv
