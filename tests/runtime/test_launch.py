@@ -150,7 +150,7 @@ def test_the_banner_filter_keeps_everything_but_the_mpi_banner():
     assert _filtered(program) == (program, {})
 
 
-def test_simultaneous_failures_name_the_lowest_rank_with_the_first_message(tmp_path):
+def test_the_first_message_is_named_at_the_lowest_rank_that_reported_it(tmp_path):
     from autodist.runtime.job.faults import Mailbox
 
     box = Mailbox(tmp_path)

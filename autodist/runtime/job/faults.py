@@ -74,11 +74,6 @@ class Failure:
         return f"autodist: error: {who}{self.message}"
 
 
-#: How close in time two failures count as simultaneous (then the lowest rank
-#: with the first failure's message is named, so the line is reproducible).
-SIMULTANEOUS = 0.5
-
-
 class Mailbox:
     """The folder through which the ranks of one job report to its launcher."""
 
@@ -122,8 +117,10 @@ class Mailbox:
         else nothing (the job ended by itself, whatever its status)."""
         failures = self.failures()
         if failures:
+            # the first failure's message, named at the lowest rank that reported
+            # it (the same error on every rank reads the same on every run)
             first = failures[0]
-            same = [f for f in failures if f.message == first.message and f.when - first.when <= SIMULTANEOUS]
+            same = [f for f in failures if f.message == first.message]
             chosen = min(same, key=lambda f: f.rank)
             return chosen.status, chosen.line(nranks)
         if not banner:
