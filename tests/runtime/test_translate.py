@@ -305,3 +305,12 @@ def test_integer_overflow_wraps_as_in_fixed_width_arithmetic(fortran, tmp_path):
         subprocess.run(["gfortran", *GFORTRAN_FLAGS, "-o", str(exe), str(tmp_path / "prog.f")], check=True,
                        capture_output=True)
         assert out == subprocess.run([str(exe)], capture_output=True, text=True).stdout
+
+
+def test_an_implied_do_variable_ends_as_after_a_do_loop(fortran):
+    # the standard (and gfortran -O0): one step past the last value, the start when nothing ran
+    out, _ = run(fortran("      PROGRAM IDO\n      INTEGER K, A(3)\n      DATA A /1, 2, 3/\n"
+                         "      PRINT *, (A(K), K = 1, 3)\n      PRINT *, K\n"
+                         "      PRINT *, (A(K), K = 3, 1)\n      PRINT *, K\n"
+                         "      PRINT *, (A(K), K = 3, 1, -2)\n      PRINT *, K\n      END\n"))
+    assert [line.split() for line in out.splitlines()] == [["1", "2", "3"], ["4"], [], ["3"], ["3", "1"], ["-1"]]

@@ -64,12 +64,12 @@ class InputOutput:
     def io_item(self, item: ir.Expr, lst: str) -> None:
         em = self.em
         if isinstance(item, ir.ImpliedDo):
-            start, end = self.ex.int_expr(item.start), self.ex.int_expr(item.end)
-            step = "1" if item.step is None else self.ex.int_expr(item.step)
-            em(f"for v_{item.var} in range({start}, {end} + (1 if {step} > 0 else -1), {step}):")
+            r = self.trip_range(item.start, item.end, item.step, "implied DO")
+            em(f"for v_{item.var} in {r}:")
             with em.indent():
                 for x in item.items:
                     self.io_item(x, lst)
+            em(f"v_{item.var} = {r}.start + len({r}) * {r}.step")  # as after a DO loop
             return
         if isinstance(item, ir.Name) and self.is_array(item.name):
             em(f"{lst}.append((a_{item.name}, 'array'))")

@@ -55,6 +55,8 @@ def scalar_names(stmts: Iterable[ir.Stmt], unit: ir.Unit) -> tuple[set[str], set
             for e in s.exprs():
                 reads(e)
         else:
+            if isinstance(s, ir.Io):  # READ items, implied-DO variables, IOSTAT= are assigned
+                written.update(t.name for t in s.targets() if isinstance(t, ir.Name) and scalar(t.name))
             for e in s.exprs():
-                reads(e)
+                reads(e)  # conservatively also the targets: a READ may leave one unchanged
     return read, written

@@ -370,24 +370,32 @@ class UnitTranslator(Calls, InputOutput):
             return
         raise unsupported("this assignment target", self.ex.span)
 
+    def trip_range(self, start: ir.Expr, end: ir.Expr, step: ir.Expr | None, what: str) -> str:
+        """Emit the Python ``range`` of an integer DO (or implied DO) and
+        return its name: the trip count fixed on entry, a zero step a fault.
+        After the loop the variable is ``r.start + len(r) * r.step``."""
+        em = self.em
+        lo, hi = self.ex.int_expr(start), self.ex.int_expr(end)
+        by = "1" if step is None else self.ex.int_expr(step)
+        r = em.fresh("r")
+        if by == "1":
+            em(f"{r} = range({lo}, {hi} + 1)")
+        else:
+            st = em.fresh("st")
+            em(f"{st} = {by}")
+            em(f"if {st} == 0:")
+            with em.indent():
+                em(f"raise _fault('{what} with a zero step')")
+            em(f"{r} = range({lo}, {hi} + (1 if {st} > 0 else -1), {st})")
+        return r
+
     def do(self, s: ir.Do) -> None:
         em = self.em
         var_t = self.ex.type_of_name(s.var)
         if ic.kind(var_t) != "i":
             self.real_do(s, var_t)
             return
-        start, end = self.ex.int_expr(s.start), self.ex.int_expr(s.end)
-        step = "1" if s.step is None else self.ex.int_expr(s.step)
-        r = em.fresh("r")
-        if step == "1":
-            em(f"{r} = range({start}, {end} + 1)")
-        else:
-            st = em.fresh("st")
-            em(f"{st} = {step}")
-            em(f"if {st} == 0:")
-            with em.indent():
-                em("raise _fault('DO loop with a zero step')")
-            em(f"{r} = range({start}, {end} + (1 if {st} > 0 else -1), {st})")
+        r = self.trip_range(s.start, s.end, s.step, "DO loop")
         self.count_loop_entry(s.span, f"len({r})")
         em(f"for v_{s.var} in {r}:")
         self.loop_depth += 1
