@@ -150,6 +150,8 @@ def test_bad_options_are_usage_errors(tmp_path):
     assert out.returncode == 2 and "-np" in out.stderr
     out = cli("run", str(path), "--report", str(path))
     assert out.returncode == 2 and "refusing to overwrite" in out.stderr
+    out = cli("run", str(path), "-np", "1000000")
+    assert out.returncode == 2 and out.stderr.startswith("autodist: error: -np 1000000: autodist starts at most")
     for bad in ("nan", "inf", "0", "-1", "1e300", "soon"):
         out = cli("run", str(path), "--timeout", bad)
         assert out.returncode == 2 and "--timeout" in out.stderr and len(out.stderr.splitlines()) == 1

@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 from typing import Callable, Sequence
 
-from ...errors import AutodistError, RuntimeFault, stage_of
+from ...errors import AutodistError, RuntimeFault, UsageError, stage_of
 from .faults import MAILBOX, BannerFilter, Failure, Mailbox, deadline
 
 #: Seconds an MPI job may run before autodist kills it.
@@ -82,10 +82,23 @@ def find_mpiexec() -> str:
     )
 
 
+#: Ranks autodist starts on this machine per core, at most: more is a typo
+#: that would start a process per rank (a larger job runs under the user's
+#: own ``mpiexec``, where autodist runs in place).
+RANKS_PER_CORE = 4
+
+
+def max_local_ranks() -> int:
+    return RANKS_PER_CORE * (os.cpu_count() or 1)
+
+
 def mpiexec_command(nranks: int, args: Sequence[str], mpiexec: str | None = None) -> list[str]:
     """``mpiexec -n N <this python> <args>``."""
     if nranks < 1:
         raise RuntimeFault(f"the number of ranks must be positive, not {nranks}")
+    if nranks > max_local_ranks():
+        raise UsageError(f"-np {nranks}: autodist starts at most {max_local_ranks()} ranks on this machine "
+                         f"({RANKS_PER_CORE} per core); run a larger job under your own mpiexec")
     return [mpiexec or find_mpiexec(), "-n", str(nranks), sys.executable, *args]
 
 
