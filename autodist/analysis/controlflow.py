@@ -30,7 +30,7 @@ from scipy.sparse import linalg as sparse_linalg
 
 from .. import ir
 from ..ir.evaluate import RELATIONS
-from .loops import TripCounter, loop_values
+from .loops import TripCounter, length_of, loop_values
 from .model import PhaseFlow, Transition
 
 #: Loops are split by decidable conditions only into this many segments at most;
@@ -369,8 +369,8 @@ class FlowBuilder:
                     f"DO {s.var} at line {s.span.first}: trip count {self.counter.assumed[(s.span.file, s.span.first)]}")
             return loop(n, self.block(s.body))
         conds = [c for c in _conditions(s.body) if ir.mentions(c, s.var)]
-        if not conds or len(values) > MAX_ENUMERATED:
-            return self._counted(s, len(values))
+        if not conds or length_of(values) > MAX_ENUMERATED:
+            return self._counted(s, length_of(values))
         # truth vector of every decidable condition for every iteration
         segments: list[tuple[int, tuple[bool | None, ...], int]] = []  # (start value, truths, count)
         for v in values:

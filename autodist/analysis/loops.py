@@ -61,6 +61,11 @@ def step_of(do: ir.Do) -> int | None:
     return None if step == 0 else step
 
 
+def length_of(r: range) -> int:
+    """``len(r)``, also beyond the machine's integers (a loop of 10**20 trips)."""
+    return max(0, -((r.start - r.stop) // r.step))
+
+
 def loop_values(do: ir.Do, env: dict[str, int]) -> range | None:
     """The values the loop variable takes, given outer variable values."""
     lo, hi, st = eval_affine(do.start, env), eval_affine(do.end, env), step_of(do)
@@ -115,18 +120,20 @@ class TripCounter:
         if values is None:
             return self._unknown_trips(do) * self.count(rest, env)
         if not rest:
-            return float(len(values))
+            return float(length_of(values))
         if not any(do.var in ir.stmt_names(inner) for inner in rest):
             # rectangular with respect to this variable
-            return len(values) * self.count(rest, env) if len(values) else 0.0
-        n = len(values)
+            n = length_of(values)
+            return n * self.count(rest, env) if n else 0.0
+        n = length_of(values)
         if n <= ENUMERATION_LIMIT:
             total = 0.0
             for v in values:
                 env[do.var] = v
                 total += self.count(rest, env)
             return total
-        sample = [values[(k * (n - 1)) // (ENUMERATION_LIMIT - 1)] for k in range(ENUMERATION_LIMIT)]
+        sample = [values.start + values.step * ((k * (n - 1)) // (ENUMERATION_LIMIT - 1))
+                  for k in range(ENUMERATION_LIMIT)]
         total = 0.0
         for v in sample:
             env[do.var] = v

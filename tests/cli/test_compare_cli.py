@@ -96,3 +96,14 @@ def test_procedure_database_is_reused_when_nothing_changed(tmp_path, capsys):
     # another processor count is another context: computed again
     assert main(["compare", str(SAMPLES / "shallow.f"), "--procs", "2", "--db", str(db)]) == 0
     assert "0 reused" in capsys.readouterr().err
+
+
+def test_a_loop_of_more_trips_than_machine_integers_is_counted(tmp_path, capsys):
+    src = tmp_path / "long.f"
+    src.write_text("      PROGRAM LONG\n      INTEGER K, I\n      REAL A(10)\n      DO 20 K = 1, 10**30\n"
+                   "      DO 10 I = 2, 10\n         IF (I .GT. 5) A(I) = A(I-1)\n   10 CONTINUE\n"
+                   "   20 CONTINUE\n      END\n")
+    assert main(["analyze", "-q", str(src), "--format", "json"]) == 0
+    phases = json.loads(capsys.readouterr().out)["procedures"][0]["phases"]
+    assert max(p["executions"] * max(lp["trip_count"] for lp in p["loops"]) for p in phases) >= 1e30
+    assert main(["compare", "-q", str(src), "--procs", "2"]) == 0

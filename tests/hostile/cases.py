@@ -40,6 +40,7 @@ SMALL = """\
       DO 10 J = 1, N
       DO 10 I = 1, N
          A(I,J) = DBLE(I + J) * HALF
+         B(I,J) = 0.0D0
    10 CONTINUE
       DO 30 K = 1, 3
       DO 20 J = 2, N - 1
