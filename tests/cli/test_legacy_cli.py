@@ -10,7 +10,9 @@ import json
 
 import pytest
 
+from autodist import ir
 from autodist.cli import main
+from autodist.frontend import read_program
 
 from ..conftest import PROGRAMS
 
@@ -42,3 +44,33 @@ def test_a_routine_called_with_arrays_of_two_shapes_is_annotated(capsys, tmp_pat
     # phases' candidates do not map both; no internal error in selection
     out = annotate(capsys, tmp_path, LEGACY / "fill_twice.f")
     assert "DISTRIBUTE" in (out / "fill_twice.f").read_text().upper()
+
+
+def _loops(doc, proc):
+    p = next(p for p in doc["procedures"] if p["name"] == proc)
+    return [lp for ph in p["phases"] for lp in ph["loops"]]
+
+
+def test_extension_intrinsics_are_read_with_their_types(capsys):
+    # DFLOAT, SECOND, ETIME, DTIME, RAND, IARGC, LEN_TRIM, TRIM under IMPLICIT
+    # NONE; GETARG, CPU_TIME, SYSTEM_CLOCK, FLUSH called; INTRINSIC SECOND
+    doc = analyze(capsys, LEGACY / "extensions.f")
+    loops = _loops(doc, "EXT")
+    assert loops[0]["parallel"]  # X(I) = DFLOAT(I) / DFLOAT(N): a pure intrinsic
+    assert not loops[1]["parallel"] and "RAND" in loops[1]["reason"]  # a hidden state
+    program = read_program([LEGACY / "extensions.f"])
+    types = {n: program.unit("EXT").symbol(n).type for n in ("DFLOAT", "SECOND", "ETIME", "RAND", "IARGC")}
+    assert types == {"DFLOAT": ir.DOUBLE, "SECOND": ir.REAL, "ETIME": ir.REAL, "RAND": ir.REAL,
+                     "IARGC": ir.INTEGER}
+    assert ["EXT", "ETIME"] in doc["call_graph"] and ["SUB", "SECOND"] in doc["call_graph"]
+
+
+def test_a_function_that_writes_its_argument_keeps_its_loop_sequential(capsys):
+    (loop,) = _loops(analyze(capsys, LEGACY / "etime_loop.f"), "TIMING")
+    assert not loop["parallel"] and "ETIME" in loop["reason"]
+
+
+def test_a_unit_of_the_program_named_like_an_extension_is_called(capsys):
+    doc = analyze(capsys, LEGACY / "own_dfloat.f")
+    assert ["OWN", "DFLOAT"] in doc["call_graph"]
+    assert read_program([LEGACY / "own_dfloat.f"]).unit("OWN").symbol("DFLOAT").kind == "function"
