@@ -194,6 +194,9 @@ class UnitReader:
                 pass
             elif in_spec and spec_section and not isinstance(child, (F.Assignment_Stmt, *_ANYWHERE)):
                 reason = opaque or f"not modelled: {type(child).__name__}"
+                if isinstance(child, F.Interface_Block) and note.opaque is None:
+                    table.interface_block(child)
+                    reason = "interface block: the procedures it names are external, its bodies are not read"
                 parts.opaque_decls.append((first, ir.Opaque(where.span, record.label, text, reason)))
             else:
                 if in_spec and not isinstance(child, _ANYWHERE):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fparser.two import Fortran2003 as F
+from fparser.two.utils import walk
 
 from .. import ir
 from ..errors import FortranError
@@ -459,6 +460,25 @@ class SymbolTable:
             if not is_intrinsic(name):
                 raise self.error(f"{name} is not an intrinsic function")
             self.entry(name).intrinsic = True
+
+    def interface_block(self, node) -> None:
+        """The procedures an INTERFACE block declares are external; a function's
+        result type is its prefix or the declaration of its result in the body
+        (the block itself is kept as an opaque declaration)."""
+        for body in walk(node, (F.Function_Body, F.Subroutine_Body)):
+            prefix, name_node, _args, suffix = body.content[0].items
+            e = self.entry(str(name_node).upper())
+            e.external = True
+            if isinstance(body, F.Subroutine_Body):
+                continue
+            e.function = True
+            result = str(suffix.items[0]).upper() if suffix is not None and suffix.items[0] is not None else e.name
+            specs = [p for p in getattr(prefix, "items", ()) if isinstance(p, F.Intrinsic_Type_Spec)]
+            for decl in walk(body, F.Type_Declaration_Stmt):
+                if any(str(ent.items[0]).upper() == result for ent in decl.items[2].items):
+                    specs.append(decl.items[0])
+            if specs and e.type is None and isinstance(specs[0], F.Intrinsic_Type_Spec):
+                e.type = self.type_spec(specs[0])
 
     # -- statement functions -----------------------------------------------------
 

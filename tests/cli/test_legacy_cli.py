@@ -74,3 +74,17 @@ def test_a_unit_of_the_program_named_like_an_extension_is_called(capsys):
     doc = analyze(capsys, LEGACY / "own_dfloat.f")
     assert ["OWN", "DFLOAT"] in doc["call_graph"]
     assert read_program([LEGACY / "own_dfloat.f"]).unit("OWN").symbol("DFLOAT").kind == "function"
+
+
+def test_interface_blocks_with_hpf_prefixes_are_read(capsys, tmp_path):
+    # EXTRINSIC(HPF_LOCAL) and PURE on interface bodies; TWICE is typed only by
+    # its interface body under IMPLICIT NONE
+    doc = analyze(capsys, LEGACY / "hpf_interface.f")
+    assert ["HPFINT", "TWICE"] in doc["call_graph"] and ["HPFINT", "SCALE"] in doc["call_graph"]
+    assert _loops(doc, "HPFINT")[0]["parallel"]  # TWICE is pure: its body says so
+    (note,) = [o for o in doc["opaque"] if o["procedure"] == "HPFINT"]
+    assert note["line"] == 7 and "interface block" in note["reason"]
+    main_unit = read_program([LEGACY / "hpf_interface.f"]).unit("HPFINT")
+    assert main_unit.symbol("TWICE").type == ir.INTEGER and main_unit.symbol("TWICE").kind == "function"
+    out = annotate(capsys, tmp_path, LEGACY / "hpf_interface.f")
+    assert (out / "hpf_interface.f").exists()
