@@ -264,6 +264,19 @@ class FlowBuilder:
             return [(to(t), 1.0 / k) for t in s.targets] + [(nxt, 1.0 / k)]
         if isinstance(s, ir.ArithIf):
             return [(to(t), 1.0 / 3) for t in (s.neg, s.zero, s.pos)]
+        exits = _exit_arms(s)
+        if exits:
+            # IF (...) THEN ... STOP / RETURN: control leaves the list; an exit
+            # test nobody measured is taken as a loop's (default trips)
+            p_exit, rest = 0.0, 1.0
+            for b in s.branches:  # type: ignore[attr-defined]
+                p = 1.0 if b.cond is None else self._probability(b.cond, b.span)
+                if b.cond is not None and b in exits and not self._known(b.cond, b.span):
+                    p = 1.0 / max(self._goto_loop_trips(s), 1.0)
+                if b in exits:
+                    p_exit += rest * p
+                rest *= 1.0 - p
+            return [(n, p_exit), (nxt, 1.0 - p_exit)]
         target = _forward_target(s)
         if target is not None:
             j = to(target)
@@ -346,6 +359,12 @@ class FlowBuilder:
                     w *= self.counter.options.branch_probability
                 out.sites[id(ctx.stmt)] = out.sites.get(id(ctx.stmt), 0.0) + w
 
+    def _known(self, cond: ir.Expr, span: ir.Span) -> bool:
+        """Is the probability of ``cond`` decided or measured (not the default)?"""
+        prof = self.counter.options.profile
+        return (id(cond) in self.decided or id(cond) in self.fractions or _decide(cond, self.env) is not None
+                or (prof is not None and f"{span.file}:{span.first}" in prof.branches))
+
     def _probability(self, cond: ir.Expr, span: ir.Span) -> float:
         if id(cond) in self.decided:
             return 1.0 if self.decided[id(cond)] else 0.0
@@ -423,11 +442,18 @@ def _forward_target(s: ir.Stmt) -> int | None:
     return None
 
 
+def _exit_arms(s: ir.Stmt) -> list:
+    """The arms of a block IF that end with STOP or RETURN (they leave the list)."""
+    if not isinstance(s, ir.If):
+        return []
+    return [b for b in s.branches if b.body and isinstance(b.body[-1], (ir.Return, ir.Stop))]
+
+
 def _jumps(s: ir.Stmt) -> bool:
     """Does control leave ``s`` other than by falling through (at this level)?"""
     if isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithIf, ir.Return, ir.Stop)):
         return True
-    return _forward_target(s) is not None
+    return _forward_target(s) is not None or bool(_exit_arms(s))
 
 
 #: Statement lists with more straight runs than this are solved as sparse systems.

@@ -99,3 +99,14 @@ def test_an_unrolled_loop_with_many_overlapping_references_annotates_quickly(cap
     out = annotate(capsys, tmp_path, LEGACY / "unrolled.f")
     assert time.perf_counter() - t0 < 60
     assert (out / "unrolled.f").exists()
+
+
+def test_a_goto_loop_left_by_a_stop_in_a_block_if_has_finite_frequencies(capsys, tmp_path):
+    doc = analyze(capsys, LEGACY / "goto_stop_loop.f")
+    (proc,) = [p for p in doc["procedures"] if p["name"] == "GLOOP"]
+    runs = {ph["id"]: ph["executions"] for ph in proc["phases"]}
+    assert runs[1] == pytest.approx(1.0)  # CALL INIT, before the loop: once
+    assert runs[2] == pytest.approx(100.0)  # the loop body: default trips
+    assert runs[3] + runs[4] == pytest.approx(99.0)  # the IF/ELSE after the exit test
+    assert any("100 trips assumed" in a for a in proc["assumptions"])
+    annotate(capsys, tmp_path, LEGACY / "goto_stop_loop.f")
