@@ -110,3 +110,20 @@ def test_a_goto_loop_left_by_a_stop_in_a_block_if_has_finite_frequencies(capsys,
     assert runs[3] + runs[4] == pytest.approx(99.0)  # the IF/ELSE after the exit test
     assert any("100 trips assumed" in a for a in proc["assumptions"])
     annotate(capsys, tmp_path, LEGACY / "goto_stop_loop.f")
+
+
+def test_the_list_form_of_align_is_read_as_written(capsys):
+    code, out, err = run(capsys, "compare", "-q", LEGACY / "align_list.f", "--as-written", "--procs", "4",
+                         "--format", "json")
+    assert code == 0, err
+    mapping = json.loads(out)["runs"][0]["as_written"]["mapping"]
+    assert mapping["U"]["align"] == "U(I, J, *) WITH DOMAIN(I, J)"
+    assert mapping["V"]["align"] == "V(I, J) WITH DOMAIN(I, J)"
+    assert mapping["V"]["distribute"] == "(*,BLOCK)"
+
+
+def test_a_list_form_align_with_a_bad_alignee_is_one_line_error(capsys, tmp_path):
+    bad = tmp_path / "bad.f"
+    bad.write_text((LEGACY / "align_list.f").read_text().replace("v(i,j), u(i,j,*)", "v(i,j), , u(i,j,*)"))
+    code, _, err = run(capsys, "compare", "-q", bad, "--as-written", "--procs", "4")
+    assert code == 2 and err.count("\n") == 1 and f"{bad}:7:" in err
