@@ -127,3 +127,16 @@ def test_a_list_form_align_with_a_bad_alignee_is_one_line_error(capsys, tmp_path
     bad.write_text((LEGACY / "align_list.f").read_text().replace("v(i,j), u(i,j,*)", "v(i,j), , u(i,j,*)"))
     code, _, err = run(capsys, "compare", "-q", bad, "--as-written", "--procs", "4")
     assert code == 2 and err.count("\n") == 1 and f"{bad}:7:" in err
+
+
+def test_independent_naming_an_imperfectly_nested_loop_is_accepted(capsys, tmp_path):
+    # !HPF$ INDEPENDENT(I,J) before DO I whose body computes K, then DO J
+    out = annotate(capsys, tmp_path, LEGACY / "independent_imperfect.f")
+    assert "INDEPENDENT" in (out / "independent_imperfect.f").read_text().upper()
+    # two loops in the body: which one INDEPENDENT names is not clear
+    bad = tmp_path / "bad.f"
+    text = (LEGACY / "independent_imperfect.f").read_text()
+    bad.write_text(text.replace("        k = (i + 9) / 10\n", "        k = (i + 9) / 10\n        do j = 1, 1\n"
+                                "          table(i) = k\n        end do\n"))
+    code, _, err = run(capsys, "annotate", "-q", bad, "-o", tmp_path / "bad_hpf.f")
+    assert code == 2 and "INDEPENDENT(I, J)" in err and err.count("\n") == 1
