@@ -196,7 +196,8 @@ class UnitReader:
                 reason = opaque or f"not modelled: {type(child).__name__}"
                 if isinstance(child, F.Interface_Block) and note.opaque is None:
                     table.interface_block(child)
-                    reason = "interface block: the procedures it names are external, its bodies are not read"
+                    parts.interfaces.append((first, last))
+                    reason = "interface block: the procedures it names are external, its bodies and their directives are not read"
                 parts.opaque_decls.append((first, ir.Opaque(where.span, record.label, text, reason)))
             else:
                 if in_spec and not isinstance(child, _ANYWHERE):
@@ -216,6 +217,8 @@ class UnitReader:
         directives = []
         placed: list[tuple[int, ir.Stmt]] = []
         for d in extras.directives:
+            if any(a <= d.first <= b for a, b in parts.interfaces):
+                continue  # an interface body's own directives (its dummies' mapping): not read
             placed.append((d.first, ir.Directive(self.span_of(d.lines[0], d.lines[-1]), None, d.text, d.sentinel)))
         for p in extras.preprocs:
             placed.append((p.line, ir.Opaque(self.span_of(p.line, p.line), None, p.text, "preprocessor line (not expanded)")))
@@ -237,6 +240,7 @@ class _Parts:
     first_exec: int | None = None  # physical line index of the first executable statement
     body: list[tuple[int, Item]] = field(default_factory=list)  # (physical line, item)
     opaque_decls: list[tuple[int, ir.Opaque]] = field(default_factory=list)
+    interfaces: list[tuple[int, int]] = field(default_factory=list)  # physical lines of interface blocks
 
 
 def _references(stmt: ir.Stmt) -> list[int]:

@@ -84,7 +84,7 @@ def test_interface_blocks_with_hpf_prefixes_are_read(capsys, tmp_path):
     assert ["HPFINT", "TWICE"] in doc["call_graph"] and ["HPFINT", "SCALE"] in doc["call_graph"]
     assert _loops(doc, "HPFINT")[0]["parallel"]  # TWICE is pure: its body says so
     (note,) = [o for o in doc["opaque"] if o["procedure"] == "HPFINT"]
-    assert note["line"] == 7 and "interface block" in note["reason"]
+    assert note["line"] == 8 and "interface block" in note["reason"]
     main_unit = read_program([LEGACY / "hpf_interface.f"]).unit("HPFINT")
     assert main_unit.symbol("TWICE").type == ir.INTEGER and main_unit.symbol("TWICE").kind == "function"
     out = annotate(capsys, tmp_path, LEGACY / "hpf_interface.f")

@@ -1,5 +1,6 @@
 c     An HPF-compiler style program: interface blocks whose bodies carry
-c     HPF prefixes, a function typed only by its interface, F90 attributes
+c     HPF prefixes and a directive of their own, a function typed only
+c     by its interface, F90 attributes
       program hpfint
       implicit none
       integer n
@@ -8,6 +9,7 @@ c     HPF prefixes, a function typed only by its interface, F90 attributes
         extrinsic (hpf_local) subroutine scale(x, f)
           double precision, intent(inout) :: x(:)
           double precision, intent(in) :: f
+!hpf$     distribute x(block)
         end subroutine scale
         pure extrinsic (hpf_local)
      >    integer function twice(k)
