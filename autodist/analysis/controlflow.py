@@ -266,17 +266,25 @@ class FlowBuilder:
             return [(to(t), 1.0 / 3) for t in (s.neg, s.zero, s.pos)]
         exits = _exit_arms(s)
         if exits:
-            # IF (...) THEN ... STOP / RETURN: control leaves the list; an exit
-            # test nobody measured is taken as a loop's (default trips)
-            p_exit, rest = 0.0, 1.0
+            # IF (...) THEN ... STOP / RETURN / GO TO L: control leaves for the
+            # list's end or L; a STOP or RETURN test nobody measured is taken as
+            # a loop's exit test (default trips), as is a backward GO TO
+            out: dict[int, float] = {}
+            rest = 1.0
             for b in s.branches:  # type: ignore[attr-defined]
                 p = 1.0 if b.cond is None else self._probability(b.cond, b.span)
-                if b.cond is not None and b in exits and not self._known(b.cond, b.span):
-                    p = 1.0 / max(self._goto_loop_trips(s), 1.0)
-                if b in exits:
-                    p_exit += rest * p
+                last = b.body[-1] if b in exits else None
+                j = to(last.target) if isinstance(last, ir.Goto) else n
+                if last is not None and b.cond is not None and not self._known(b.cond, b.span):
+                    if j <= i:
+                        p = 1.0 - 1.0 / max(self._goto_loop_trips(s), 1.0)
+                    elif not isinstance(last, ir.Goto):
+                        p = 1.0 / max(self._goto_loop_trips(s), 1.0)
+                if last is not None:
+                    out[j] = out.get(j, 0.0) + rest * p
                 rest *= 1.0 - p
-            return [(n, p_exit), (nxt, 1.0 - p_exit)]
+            out[nxt] = out.get(nxt, 0.0) + rest
+            return list(out.items())
         target = _forward_target(s)
         if target is not None:
             j = to(target)
@@ -443,10 +451,11 @@ def _forward_target(s: ir.Stmt) -> int | None:
 
 
 def _exit_arms(s: ir.Stmt) -> list:
-    """The arms of a block IF that end with STOP or RETURN (they leave the list)."""
-    if not isinstance(s, ir.If):
+    """The arms of a block IF that end with STOP, RETURN or GO TO (control does
+    not fall through them); a logical IF GO TO is :func:`_forward_target`'s."""
+    if not isinstance(s, ir.If) or s.logical:
         return []
-    return [b for b in s.branches if b.body and isinstance(b.body[-1], (ir.Return, ir.Stop))]
+    return [b for b in s.branches if b.body and isinstance(b.body[-1], (ir.Return, ir.Stop, ir.Goto))]
 
 
 def _jumps(s: ir.Stmt) -> bool:

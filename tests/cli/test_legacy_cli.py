@@ -140,3 +140,12 @@ def test_independent_naming_an_imperfectly_nested_loop_is_accepted(capsys, tmp_p
                                 "          table(i) = k\n        end do\n"))
     code, _, err = run(capsys, "annotate", "-q", bad, "-o", tmp_path / "bad_hpf.f")
     assert code == 2 and "INDEPENDENT(I, J)" in err and err.count("\n") == 1
+
+
+def test_a_goto_loop_left_by_a_goto_in_a_block_if_has_finite_frequencies(capsys, tmp_path):
+    doc = analyze(capsys, LEGACY / "goto_exit_loop.f")
+    (proc,) = [p for p in doc["procedures"] if p["name"] == "GEXIT"]
+    runs = {ph["id"]: ph["executions"] for ph in proc["phases"]}
+    assert runs[1] == pytest.approx(1.0)
+    assert 1.0 < runs[2] < 1000.0 and runs[3] + runs[4] < runs[2]
+    annotate(capsys, tmp_path, LEGACY / "goto_exit_loop.f")
