@@ -147,5 +147,5 @@ def test_a_goto_loop_left_by_a_goto_in_a_block_if_has_finite_frequencies(capsys,
     (proc,) = [p for p in doc["procedures"] if p["name"] == "GEXIT"]
     runs = {ph["id"]: ph["executions"] for ph in proc["phases"]}
     assert runs[1] == pytest.approx(1.0)
-    assert 1.0 < runs[2] < 1000.0 and runs[3] + runs[4] < runs[2]
+    assert 1.0 < runs[2] < 1000.0 and runs[3] < runs[2]  # the sweep, then the update after the exit test
     annotate(capsys, tmp_path, LEGACY / "goto_exit_loop.f")

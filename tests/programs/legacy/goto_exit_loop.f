@@ -1,36 +1,33 @@
-c     A time-step loop formed by GO TO whose only exit is a GO TO out of
-c     a block IF (as Hpfc shallow): the chain of runs must see that exit
+c     A relaxation sweep repeated by GO TO and left by a GO TO out of a
+c     block IF (as Hpfc shallow): the chain of runs must see that exit
       program gexit
-      integer ncycle, itmax, i
-      parameter (n = 64)
-      real a(n), b(n)
-      common /cons/ itmax
-      call init
-      ncycle = 0
-   90 ncycle = ncycle + 1
-      do i = 1, n
-        b(i) = a(i) + 1.0
+      integer m, it, k
+      parameter (m = 50)
+      double precision u(m), w(m), err
+      call setup(m, u)
+      it = 0
+   10 it = it + 1
+      do k = 2, m - 1
+        w(k) = 0.5d0 * (u(k-1) + u(k+1))
       end do
-      if (ncycle .ge. itmax) then
-        print *, ncycle
-        go to 1000
-      endif
-      if (ncycle .le. 1) then
-        do i = 1, n
-          a(i) = b(i)
-        end do
-      else
-        do i = 1, n
-          a(i) = 0.5 * (a(i) + b(i))
-        end do
-      endif
-      go to 90
- 1000 print *, a(1)
+      err = 0.0d0
+      if (it .gt. 200) then
+        write (*, *) 'no convergence'
+        go to 20
+      end if
+      do k = 2, m - 1
+        err = max(err, abs(w(k) - u(k)))
+        u(k) = w(k)
+      end do
+      if (err .gt. 1.0d-6) go to 10
+   20 write (*, *) it, u(m/2)
       end
 
-      subroutine init
-      integer itmax, i
-      parameter (n = 64)
-      common /cons/ itmax
-      itmax = 10
+      subroutine setup(m, u)
+      integer m, k
+      double precision u(m)
+      do k = 1, m
+        u(k) = 0.0d0
+      end do
+      u(m) = 1.0d0
       end
