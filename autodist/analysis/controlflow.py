@@ -264,6 +264,27 @@ class FlowBuilder:
             return [(to(t), 1.0 / k) for t in s.targets] + [(nxt, 1.0 / k)]
         if isinstance(s, ir.ArithIf):
             return [(to(t), 1.0 / 3) for t in (s.neg, s.zero, s.pos)]
+        exits = _exit_arms(s)
+        if exits:
+            # IF (...) THEN ... STOP / RETURN / GO TO L: control leaves for the
+            # list's end or L; a STOP or RETURN test nobody measured is taken as
+            # a loop's exit test (default trips), as is a backward GO TO
+            out: dict[int, float] = {}
+            rest = 1.0
+            for b in s.branches:  # type: ignore[attr-defined]
+                p = 1.0 if b.cond is None else self._probability(b.cond, b.span)
+                last = b.body[-1] if b in exits else None
+                j = to(last.target) if isinstance(last, ir.Goto) else n
+                if last is not None and b.cond is not None and not self._known(b.cond, b.span):
+                    if j <= i:
+                        p = 1.0 - 1.0 / max(self._goto_loop_trips(s), 1.0)
+                    elif not isinstance(last, ir.Goto):
+                        p = 1.0 / max(self._goto_loop_trips(s), 1.0)
+                if last is not None:
+                    out[j] = out.get(j, 0.0) + rest * p
+                rest *= 1.0 - p
+            out[nxt] = out.get(nxt, 0.0) + rest
+            return list(out.items())
         target = _forward_target(s)
         if target is not None:
             j = to(target)
@@ -346,6 +367,12 @@ class FlowBuilder:
                     w *= self.counter.options.branch_probability
                 out.sites[id(ctx.stmt)] = out.sites.get(id(ctx.stmt), 0.0) + w
 
+    def _known(self, cond: ir.Expr, span: ir.Span) -> bool:
+        """Is the probability of ``cond`` decided or measured (not the default)?"""
+        prof = self.counter.options.profile
+        return (id(cond) in self.decided or id(cond) in self.fractions or _decide(cond, self.env) is not None
+                or (prof is not None and f"{span.file}:{span.first}" in prof.branches))
+
     def _probability(self, cond: ir.Expr, span: ir.Span) -> float:
         if id(cond) in self.decided:
             return 1.0 if self.decided[id(cond)] else 0.0
@@ -423,11 +450,19 @@ def _forward_target(s: ir.Stmt) -> int | None:
     return None
 
 
+def _exit_arms(s: ir.Stmt) -> list:
+    """The arms of a block IF that end with STOP, RETURN or GO TO (control does
+    not fall through them); a logical IF GO TO is :func:`_forward_target`'s."""
+    if not isinstance(s, ir.If) or s.logical:
+        return []
+    return [b for b in s.branches if b.body and isinstance(b.body[-1], (ir.Return, ir.Stop, ir.Goto))]
+
+
 def _jumps(s: ir.Stmt) -> bool:
     """Does control leave ``s`` other than by falling through (at this level)?"""
     if isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithIf, ir.Return, ir.Stop)):
         return True
-    return _forward_target(s) is not None
+    return _forward_target(s) is not None or bool(_exit_arms(s))
 
 
 #: Statement lists with more straight runs than this are solved as sparse systems.

@@ -16,7 +16,7 @@ from .phases import build_phase, find_sites
 
 
 def _opaque(unit: ir.Unit) -> tuple[tuple[ir.Span, str], ...]:
-    out = []
+    out = [(s.span, s.reason) for s in unit.opaque_decls]
     for s in unit.statements():
         if isinstance(s, ir.Opaque):
             out.append((s.span, s.reason))

@@ -102,9 +102,10 @@ class Extras:
 class UnitReader:
     """Reads one unit (a builder local to that unit)."""
 
-    def __init__(self, us: UnitSource, source: Source):
+    def __init__(self, us: UnitSource, source: Source, program_units: frozenset[str] = frozenset()):
         self.us = us
         self.source = source
+        self.program_units = program_units
         self.header = us.unit.header
         self.file = self.span_of(us.line_map[0].first, us.line_map[0].first).file
 
@@ -136,7 +137,8 @@ class UnitReader:
         us, h = self.us, self.header
         unit_span = self.span_of(us.line_map[0].first, us.line_map[-1].last)
         args, type_spec = self._header_parts(node)
-        table = SymbolTable(h.kind, h.name, args, unit_span, preprocessed=bool(extras.preprocs))
+        table = SymbolTable(h.kind, h.name, args, unit_span, preprocessed=bool(extras.preprocs),
+                            program_units=self.program_units)
         if type_spec is not None:
             table.entry(h.name).type = table.type_spec(type_spec)
         builder = IrBuilder(table, self.span_of)
@@ -206,6 +208,10 @@ class UnitReader:
                     pass
                 elif in_spec and spec_section and not isinstance(child, (F.Assignment_Stmt, *_ANYWHERE)):
                     reason = opaque or f"not modelled: {type(child).__name__}"
+                    if isinstance(child, F.Interface_Block) and note.opaque is None:
+                        table.interface_block(child)
+                        parts.interfaces.append((first, last))
+                        reason = "interface block: the procedures it names are external, its bodies and their directives are not read"
                     parts.opaque_decls.append((first, ir.Opaque(where.span, record.label, text, reason)))
                 else:
                     if in_spec and not isinstance(child, _ANYWHERE):
@@ -225,6 +231,8 @@ class UnitReader:
         directives = []
         placed: list[tuple[int, ir.Stmt]] = []
         for d in extras.directives:
+            if any(a <= d.first <= b for a, b in parts.interfaces):
+                continue  # an interface body's own directives (its dummies' mapping): not read
             placed.append((d.first, ir.Directive(self.span_of(d.lines[0], d.lines[-1]), None, d.text, d.sentinel)))
         for p in extras.preprocs:
             placed.append((p.line, ir.Opaque(self.span_of(p.line, p.line), None, p.text, "preprocessor line (not expanded)")))
@@ -246,6 +254,7 @@ class _Parts:
     first_exec: int | None = None  # physical line index of the first executable statement
     body: list[tuple[int, Item]] = field(default_factory=list)  # (physical line, item)
     opaque_decls: list[tuple[int, ir.Opaque]] = field(default_factory=list)
+    interfaces: list[tuple[int, int]] = field(default_factory=list)  # physical lines of interface blocks
 
 
 def _references(stmt: ir.Stmt) -> list[int]:

@@ -355,23 +355,37 @@ def _negate(e: ir.Expr) -> ir.Expr:
 # --------------------------------------------------------------------------- directives
 
 
-def _statement(r: _Reader, word: str) -> m.Directive:
+def _statement(r: _Reader, word: str) -> tuple[m.Directive, ...]:
+    if word in ("ALIGN", "REALIGN"):
+        return _align_list(r, word)
+    return (_single(r, word),)
+
+
+def _align_list(r: _Reader, word: str) -> tuple[m.Directive, ...]:
+    """``ALIGN A(I), B(I,*) WITH T(I)``: the list form of HPF 1.x, one
+    directive per alignee, each with its own dimension list and the one WITH."""
+    alignees = []
+    while True:
+        alignee = r.name("an alignee")
+        alignees.append((alignee, r.align_source() if r.at("(") else None))
+        if not r.accept(","):
+            break
+    target, subs, descriptive = r.with_clause()
+    r.done()
+    if word == "REALIGN":
+        if descriptive:
+            raise r.error("'WITH *' is not allowed in REALIGN")
+        return tuple(m.Realign((a,), source, target, subs) for a, source in alignees)
+    return tuple(m.Align((a,), source, target, subs, descriptive=descriptive) for a, source in alignees)
+
+
+def _single(r: _Reader, word: str) -> m.Directive:
     if word in ("PROCESSORS", "TEMPLATE"):
         items = [r.shaped("a name")]
         while r.accept(","):
             items.append(r.shaped("a name"))
         r.done()
         return m.Processors(tuple(items)) if word == "PROCESSORS" else m.Template(tuple(items))
-    if word in ("ALIGN", "REALIGN"):
-        alignee = r.name("an alignee")
-        source = r.align_source() if r.at("(") else None
-        target, subs, descriptive = r.with_clause()
-        r.done()
-        if word == "REALIGN":
-            if descriptive:
-                raise r.error("'WITH *' is not allowed in REALIGN")
-            return m.Realign((alignee,), source, target, subs)
-        return m.Align((alignee,), source, target, subs, descriptive=descriptive)
     if word in ("DISTRIBUTE", "REDISTRIBUTE"):
         name = r.name("a distributee")
         formats, descriptive, onto, onto_d = r.dist_stuff(word == "REDISTRIBUTE")
@@ -531,7 +545,7 @@ def _one(text: str, where: ir.Span | None) -> tuple[m.Directive, ...]:
                 if first and r.tok.kind == "name":
                     raise r.error(f"unknown HPF directive {first} (HPF directives: {', '.join(sorted(KEYWORDS))})")
                 raise r.error("expected a directive keyword")
-            out = (_statement(r, word),)
+            out = _statement(r, word)
     except _Unsupported as u:
         return (m.Unsupported(r.text, u.reason, span=where),)
     return tuple(replace(d, span=where) for d in out)

@@ -640,8 +640,11 @@ def _attach(d: m.Independent, do: ir.Do, found: dict[int, m.Independent]) -> Non
     remaining = [v for v in d.loops if v != do.var]
     found[do.span.first] = d
     while remaining:
-        inner = next((t for t in nest.body if not isinstance(t, ir.Directive)), None)
-        if not isinstance(inner, ir.Do) or inner.var not in remaining:
+        # the named loop may follow other statements of the body (Hpfc's
+        # imperfect nests: ``ICOLOR = ...`` before ``DO J``); it must be the one DO there
+        loops = [t for t in nest.body if isinstance(t, ir.Do)]
+        inner = loops[0] if len(loops) == 1 else None
+        if inner is None or inner.var not in remaining:
             raise _err(f"INDEPENDENT({', '.join(d.loops)}): no DO {remaining[0]} nested right inside DO {nest.var}", d.span)
         found[inner.span.first] = d
         remaining.remove(inner.var)

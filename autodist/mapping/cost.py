@@ -30,7 +30,7 @@ from ..layout.model import Axis, Layout
 from ..layout import routines
 from ..layout.ownership import ownership
 from ..layout.routines import EXCHANGE, REDUCTION, Routine as CommRoutine, TableRoutine
-from ..layout.sections import IndexSet, Section
+from ..layout.sections import IndexSet, Section, disjoint_pieces
 from ..machine import MachineProfile
 from ..owner.images import reference_image
 from ..owner.iterations import (
@@ -346,24 +346,12 @@ def _subset(a: Section, b: Section) -> bool:
 
 
 def _union_count(boxes: list[Section], within: Section | None = None) -> int:
-    """|union of boxes (intersected with ``within``)| by inclusion-exclusion."""
+    """|union of boxes (intersected with ``within``)|, summed over disjoint pieces
+    (inclusion-exclusion took 2^n intersections on n overlapping references, as
+    an unrolled loop's ``M(I,J-1)`` ... ``M(I,J-15)``)."""
     boxes = [b if within is None else b.intersect(within) for b in boxes]
-    boxes = [b for b in boxes if b]
-    boxes = _dedupe(boxes)
-    total = 0
-
-    def rec(start: int, inter: Section | None, sign: int) -> None:
-        nonlocal total
-        for k in range(start, len(boxes)):
-            s = boxes[k] if inter is None else inter.intersect(boxes[k])
-            n = s.count()
-            if n == 0:
-                continue
-            total += sign * n
-            rec(k + 1, s, -sign)
-
-    rec(0, None, 1)
-    return total
+    boxes = _dedupe([b for b in boxes if b])
+    return sum(p.count() for p in disjoint_pieces(boxes, None))
 
 
 def _count_missing(boxes: list[Section], held: Section | None) -> int:

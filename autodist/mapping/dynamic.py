@@ -216,7 +216,10 @@ class DynamicOptimizer:
                 if other is None or t.array != gid:
                     continue
                 for c in by_name[other].candidates:
-                    layouts.add(c.entry(gid) if t.source == end else c.exit(gid))
+                    if gid in c.arrays:  # a call candidate may not map it (see below)
+                        layouts.add(c.entry(gid) if t.source == end else c.exit(gid))
+            if not layouts:
+                continue
             ordered = sorted(layouts, key=lambda l: (l.distribute_str(), repr(l)))
             phases.append(sel.Phase(end, 1.0, tuple(
                 sel.Candidate(f"{end}#{k}", 0.0, ((gid, lay),)) for k, lay in enumerate(ordered))))
@@ -224,7 +227,8 @@ class DynamicOptimizer:
         # drop transitions whose array some candidate does not map (external calls)
         by_name = {p.name: p for p in phases}
         transitions = [t for t in transitions
-                       if all(t.array in c.arrays for end in (t.source, t.target) for c in by_name[end].candidates)]
+                       if all(end in by_name and all(t.array in c.arrays for c in by_name[end].candidates)
+                              for end in (t.source, t.target))]
         problem = sel.Problem(tuple(phases), tuple(transitions), remap=self._remap_key)
         return problem, pools
 

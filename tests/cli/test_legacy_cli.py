@@ -1,0 +1,151 @@
+"""Constructs of real legacy programs through `analyze` and `annotate` (issue 11).
+
+Each test program in tests/programs/legacy reproduces one construct that real
+Fortran 77 applications use; each must be read, analyzed and annotated, with
+no internal error and a sound (conservative) result."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from autodist import ir
+from autodist.cli import main
+from autodist.frontend import read_program
+
+from ..conftest import PROGRAMS
+
+LEGACY = PROGRAMS / "legacy"
+
+
+def run(capsys, *args):
+    code = main([*map(str, args)])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def analyze(capsys, *files):
+    code, out, err = run(capsys, "analyze", "-q", "--format", "json", *files)
+    assert code == 0, err
+    return json.loads(out)
+
+
+def annotate(capsys, tmp_path, *files, extra=()):
+    out = tmp_path / "out"
+    out.mkdir()
+    code, _, err = run(capsys, "annotate", "-q", "--machine", "ddt1997", "--procs", "4", *files, "-o", out, *extra)
+    assert code == 0, err
+    return out
+
+
+def test_a_routine_called_with_arrays_of_two_shapes_is_annotated(capsys, tmp_path):
+    # FILL is called with X(21) and with T(201) from a subroutine: the call
+    # phases' candidates do not map both; no internal error in selection
+    out = annotate(capsys, tmp_path, LEGACY / "fill_twice.f")
+    assert "DISTRIBUTE" in (out / "fill_twice.f").read_text().upper()
+
+
+def _loops(doc, proc):
+    p = next(p for p in doc["procedures"] if p["name"] == proc)
+    return [lp for ph in p["phases"] for lp in ph["loops"]]
+
+
+def test_extension_intrinsics_are_read_with_their_types(capsys):
+    # DFLOAT, SECOND, ETIME, DTIME, RAND, IARGC, LEN_TRIM, TRIM under IMPLICIT
+    # NONE; GETARG, CPU_TIME, SYSTEM_CLOCK, FLUSH called; INTRINSIC SECOND
+    doc = analyze(capsys, LEGACY / "extensions.f")
+    loops = _loops(doc, "EXT")
+    assert loops[0]["parallel"]  # X(I) = DFLOAT(I) / DFLOAT(N): a pure intrinsic
+    assert not loops[1]["parallel"] and "RAND" in loops[1]["reason"]  # a hidden state
+    program = read_program([LEGACY / "extensions.f"])
+    types = {n: program.unit("EXT").symbol(n).type for n in ("DFLOAT", "SECOND", "ETIME", "RAND", "IARGC")}
+    assert types == {"DFLOAT": ir.DOUBLE, "SECOND": ir.REAL, "ETIME": ir.REAL, "RAND": ir.REAL,
+                     "IARGC": ir.INTEGER}
+    assert ["EXT", "ETIME"] in doc["call_graph"] and ["SUB", "SECOND"] in doc["call_graph"]
+
+
+def test_a_function_that_writes_its_argument_keeps_its_loop_sequential(capsys):
+    (loop,) = _loops(analyze(capsys, LEGACY / "etime_loop.f"), "TIMING")
+    assert not loop["parallel"] and "ETIME" in loop["reason"]
+
+
+def test_a_unit_of_the_program_named_like_an_extension_is_called(capsys):
+    doc = analyze(capsys, LEGACY / "own_dfloat.f")
+    assert ["OWN", "DFLOAT"] in doc["call_graph"]
+    assert read_program([LEGACY / "own_dfloat.f"]).unit("OWN").symbol("DFLOAT").kind == "function"
+
+
+def test_interface_blocks_with_hpf_prefixes_are_read(capsys, tmp_path):
+    # EXTRINSIC(HPF_LOCAL) and PURE on interface bodies; TWICE is typed only by
+    # its interface body under IMPLICIT NONE
+    doc = analyze(capsys, LEGACY / "hpf_interface.f")
+    assert ["HPFINT", "TWICE"] in doc["call_graph"] and ["HPFINT", "SCALE"] in doc["call_graph"]
+    assert _loops(doc, "HPFINT")[0]["parallel"]  # TWICE is pure: its body says so
+    (note,) = [o for o in doc["opaque"] if o["procedure"] == "HPFINT"]
+    assert note["line"] == 8 and "interface block" in note["reason"]
+    main_unit = read_program([LEGACY / "hpf_interface.f"]).unit("HPFINT")
+    assert main_unit.symbol("TWICE").type == ir.INTEGER and main_unit.symbol("TWICE").kind == "function"
+    out = annotate(capsys, tmp_path, LEGACY / "hpf_interface.f")
+    assert (out / "hpf_interface.f").exists()
+
+
+def test_an_unrolled_loop_with_many_overlapping_references_annotates_quickly(capsys, tmp_path):
+    # sixteen shifted references to M in one statement: the elements a rank
+    # misses were counted by inclusion-exclusion, 2^16 intersections per count
+    # (more than 120 s); disjoint pieces take a few seconds
+    t0 = time.perf_counter()
+    out = annotate(capsys, tmp_path, LEGACY / "unrolled.f")
+    assert time.perf_counter() - t0 < 60
+    assert (out / "unrolled.f").exists()
+
+
+def test_a_goto_loop_left_by_a_stop_in_a_block_if_has_finite_frequencies(capsys, tmp_path):
+    doc = analyze(capsys, LEGACY / "goto_stop_loop.f")
+    (proc,) = [p for p in doc["procedures"] if p["name"] == "GLOOP"]
+    runs = {ph["id"]: ph["executions"] for ph in proc["phases"]}
+    assert runs[1] == pytest.approx(1.0)  # CALL INIT, before the loop: once
+    assert runs[2] == pytest.approx(100.0)  # the loop body: default trips
+    assert runs[3] + runs[4] == pytest.approx(99.0)  # the IF/ELSE after the exit test
+    assert any("100 trips assumed" in a for a in proc["assumptions"])
+    annotate(capsys, tmp_path, LEGACY / "goto_stop_loop.f")
+
+
+def test_the_list_form_of_align_is_read_as_written(capsys):
+    code, out, err = run(capsys, "compare", "-q", LEGACY / "align_list.f", "--as-written", "--procs", "4",
+                         "--format", "json")
+    assert code == 0, err
+    mapping = json.loads(out)["runs"][0]["as_written"]["mapping"]
+    assert mapping["U"]["align"] == "U(I, J, *) WITH DOMAIN(I, J)"
+    assert mapping["V"]["align"] == "V(I, J) WITH DOMAIN(I, J)"
+    assert mapping["V"]["distribute"] == "(*,BLOCK)"
+
+
+def test_a_list_form_align_with_a_bad_alignee_is_one_line_error(capsys, tmp_path):
+    bad = tmp_path / "bad.f"
+    bad.write_text((LEGACY / "align_list.f").read_text().replace("v(i,j), u(i,j,*)", "v(i,j), , u(i,j,*)"))
+    code, _, err = run(capsys, "compare", "-q", bad, "--as-written", "--procs", "4")
+    assert code == 2 and err.count("\n") == 1 and f"{bad}:7:" in err
+
+
+def test_independent_naming_an_imperfectly_nested_loop_is_accepted(capsys, tmp_path):
+    # !HPF$ INDEPENDENT(I,J) before DO I whose body computes K, then DO J
+    out = annotate(capsys, tmp_path, LEGACY / "independent_imperfect.f")
+    assert "INDEPENDENT" in (out / "independent_imperfect.f").read_text().upper()
+    # two loops in the body: which one INDEPENDENT names is not clear
+    bad = tmp_path / "bad.f"
+    text = (LEGACY / "independent_imperfect.f").read_text()
+    bad.write_text(text.replace("        k = (i + 9) / 10\n", "        k = (i + 9) / 10\n        do j = 1, 1\n"
+                                "          table(i) = k\n        end do\n"))
+    code, _, err = run(capsys, "annotate", "-q", bad, "-o", tmp_path / "bad_hpf.f")
+    assert code == 2 and "INDEPENDENT(I, J)" in err and err.count("\n") == 1
+
+
+def test_a_goto_loop_left_by_a_goto_in_a_block_if_has_finite_frequencies(capsys, tmp_path):
+    doc = analyze(capsys, LEGACY / "goto_exit_loop.f")
+    (proc,) = [p for p in doc["procedures"] if p["name"] == "GEXIT"]
+    runs = {ph["id"]: ph["executions"] for ph in proc["phases"]}
+    assert runs[1] == pytest.approx(1.0)
+    assert 1.0 < runs[2] < 1000.0 and runs[3] < runs[2]  # the sweep, then the update after the exit test
+    annotate(capsys, tmp_path, LEGACY / "goto_exit_loop.f")
