@@ -32,27 +32,26 @@ def _examples(n: int):
                     suppress_health_check=list(HealthCheck))
 
 
-@pytest.mark.parametrize("kind,examples", [("analyze", 8), ("annotate", 5), ("compare", 3), ("sweep", 2),
-                                           ("machine", 6), ("options", 8), ("outputs", 6)])
-def test_static_commands_hold_under_hostile_input(kind, examples):
+def _draw(kind: str, examples: int) -> None:
     @_examples(examples)
     @given(seed=SEEDS)
     def holds(seed):
         _holds(kind, seed)
 
     holds()
+
+
+@pytest.mark.parametrize("kind,examples", [("analyze", 8), ("annotate", 5), ("compare", 3), ("sweep", 2),
+                                           ("machine", 6), ("options", 8), ("outputs", 6)])
+def test_static_commands_hold_under_hostile_input(kind, examples):
+    _draw(kind, examples)
 
 
 @requires_gfortran
 @pytest.mark.mpi
 @pytest.mark.parametrize("kind,examples", [("run", 4), ("profile", 2)])
 def test_running_commands_hold_and_match_gfortran_under_hostile_input(kind, examples):
-    @_examples(examples)
-    @given(seed=SEEDS)
-    def holds(seed):
-        _holds(kind, seed)
-
-    holds()
+    _draw(kind, examples)
 
 
 def test_the_judge_sees_each_kind_of_failure():
