@@ -30,19 +30,16 @@ that depend on dummy arguments without ``values``) is listed in
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from math import prod
 from typing import Mapping
 
 from .. import ir
-from ..errors import HpfError
 from ..layout.grids import default_grid
 from ..layout.model import REPLICATED, Axis, Fixed, Format, Layout, Target
 from . import model as m
 from .emit import directive_text, expr_text
+from .independent import independent_loops
 from .parse import parse_directive, parse_prefix
-
-Bounds = tuple[tuple[int, int], ...]
-
+from .values import Bounds, DirectiveEnv, UnknownValue, hpf_error
 
 @dataclass(frozen=True)
 class Root:
@@ -106,95 +103,6 @@ class UnitMapping:
         return {n: self.layout(n) for n in self.arrays if n in self.placements}
 
 
-# --------------------------------------------------------------------------- helpers
-
-
-class _Unknown(Exception):
-    """A value that cannot be known without the call site (not a user error)."""
-
-
-def _err(message: str, span: ir.Span | None) -> HpfError:
-    return HpfError(message, span.file if span else None, span.first if span else None)
-
-
-@dataclass(frozen=True)
-class _Env:
-    """Evaluates directive expressions against PARAMETERs, ``values`` and the processor count."""
-
-    unit: ir.Unit
-    nprocs: int
-    values: Mapping[str, int]
-
-    def eval(self, e: ir.Expr, span: ir.Span | None) -> int:
-        value = _DirectiveValue(self, span)(e)
-        assert value is not None  # every failure raises
-        return value
-
-    def bounds_of(self, name: str, span: ir.Span | None) -> Bounds:
-        sym = self.unit.symbol(name)
-        if sym is None or not sym.is_array:
-            raise _err(f"{name} is not a declared array", span)
-        out = []
-        for d in sym.dims or ():
-            if d.upper is None:
-                raise _Unknown(f"{name} is assumed-size")
-            out.append((self.eval(d.lower, span), self.eval(d.upper, span)))
-        return tuple(out)
-
-    def shape(self, s: m.Shape, span: ir.Span | None) -> Bounds:
-        out = []
-        for x in s.shape:
-            lo = 1 if x.lower is None else self.eval(x.lower, span)
-            out.append((lo, self.eval(x.upper, span)))
-        return tuple(out)
-
-
-class _DirectiveValue(ir.IntEvaluator):
-    """The integer value of a directive expression: names are ``values`` or
-    PARAMETERs, functions integer intrinsics or the inquiries
-    NUMBER_OF_PROCESSORS, SIZE, LBOUND, UBOUND; anything else is an error at ``span``."""
-
-    def __init__(self, env: _Env, span: ir.Span | None):
-        super().__init__(env.values)
-        self.owner = env
-        self.span = span
-
-    def name(self, name: str) -> int | None:
-        if name in self.env:
-            return self.env[name]
-        sym = self.owner.unit.symbol(name)
-        if sym is not None and sym.kind == ir.SymbolKind.PARAMETER and isinstance(sym.value, ir.Const):
-            return self(sym.value)
-        if sym is None:
-            raise _err(f"{name} is not declared", self.span)
-        raise _Unknown(f"{name} is not a PARAMETER")
-
-    def function(self, f: ir.FuncRef) -> int | None:
-        if f.name == "NUMBER_OF_PROCESSORS":
-            if f.args and self(f.args[0]) != 1:
-                return 1
-            return self.owner.nprocs
-        if f.name in ("SIZE", "LBOUND", "UBOUND"):
-            if not f.args or not isinstance(f.args[0], ir.Name):
-                raise _err(f"{f.name} needs an array name", self.span)
-            bounds = self.owner.bounds_of(f.args[0].name, self.span)
-            dims = [self(f.args[1])] if len(f.args) > 1 else list(range(1, len(bounds) + 1))
-            if any(not 1 <= d <= len(bounds) for d in dims):  # type: ignore[operator]
-                raise _err(f"{f.name}({f.args[0].name}, ...) names a dimension it does not have", self.span)
-            if f.name == "SIZE":
-                return prod(max(0, bounds[d - 1][1] - bounds[d - 1][0] + 1) for d in dims)  # type: ignore[operator]
-            if len(dims) != 1:
-                raise _err(f"{f.name} of a rank-{len(bounds)} array needs a dimension here", self.span)
-            return bounds[dims[0] - 1][0 if f.name == "LBOUND" else 1]  # type: ignore[operator]
-        return self.intrinsic(f)
-
-    def fail(self, e: ir.Expr, why: str | None) -> int | None:
-        if why is None:
-            what = f"{e.name}(...)" if isinstance(e, ir.FuncRef) else repr(e)
-            why = f"cannot evaluate {what} in a directive"
-        raise _err(why, self.span)
-
-
 # --------------------------------------------------------------------------- alignment
 
 
@@ -213,7 +121,7 @@ def _spec(d: m.Align | m.Realign) -> _AlignSpec:
     return _AlignSpec(d.source, d.target, d.subscripts, directive_text(d), d.span)
 
 
-def _relations(alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, env: _Env) -> list[Target]:
+def _relations(alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, env: DirectiveEnv) -> list[Target]:
     """Per dimension of the align target, where the alignee lies along it: ``Axis(dim,
     a, b)`` (target index ``a*i + b`` for alignee index ``i`` of dimension ``dim``),
     ``Fixed(c)`` or ``REPLICATED``; checked to stay inside the target's bounds."""
@@ -222,20 +130,20 @@ def _relations(alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, 
     source = spec.source
     if source is None:
         if rank and spec.subscripts is not None:
-            raise _err(f"{what} {alignee} has rank {rank} and needs an align-source list", span)
+            raise hpf_error(f"{what} {alignee} has rank {rank} and needs an align-source list", span)
         source = tuple(m.COLON for _ in range(rank))
     if len(source) != rank:
-        raise _err(f"{what} {len(source)} align-source entries for {alignee} of rank {rank}", span)
+        raise hpf_error(f"{what} {len(source)} align-source entries for {alignee} of rank {rank}", span)
     subs = spec.subscripts if spec.subscripts is not None else tuple(m.COLON for _ in tbounds)
     if len(subs) != len(tbounds):
-        raise _err(f"{what} {spec.target} has rank {len(tbounds)} but {len(subs)} subscripts are given", span)
+        raise hpf_error(f"{what} {spec.target} has rank {len(tbounds)} but {len(subs)} subscripts are given", span)
     dummies = [s for s in source if isinstance(s, str)]
     if len(set(dummies)) != len(dummies):
-        raise _err(f"{what} an align-dummy is named twice in the align-source list", span)
+        raise hpf_error(f"{what} an align-dummy is named twice in the align-source list", span)
     colons = [d for d, s in enumerate(source) if isinstance(s, m.Triplet)]
     triplets = [k for k, s in enumerate(subs) if isinstance(s, m.Triplet)]
     if len(colons) != len(triplets):
-        raise _err(f"{what} {len(colons)} ':' in the align-source list but {len(triplets)} triplets in {spec.target}", span)
+        raise hpf_error(f"{what} {len(colons)} ':' in the align-source list but {len(triplets)} triplets in {spec.target}", span)
     colon_of = dict(zip(triplets, colons))
     used: dict[str, int] = {}
     rel: list[Target] = []
@@ -250,22 +158,22 @@ def _relations(alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, 
             hi = thi if s.upper is None else env.eval(s.upper, span)
             st = 1 if s.stride is None else env.eval(s.stride, span)
             if st == 0:
-                raise _err(f"{what} zero stride in a triplet", span)
+                raise hpf_error(f"{what} zero stride in a triplet", span)
             count = ir.trips(lo, hi, st)
             ext = bounds[d][1] - bounds[d][0] + 1
             if count != ext:
-                raise _err(f"{what} triplet of {spec.target} dimension {k + 1} has {count} elements but {alignee} dimension {d + 1} has {ext}", span)
+                raise hpf_error(f"{what} triplet of {spec.target} dimension {k + 1} has {count} elements but {alignee} dimension {d + 1} has {ext}", span)
             rel.append(Axis(d, st, lo - st * bounds[d][0]))
         else:
             form = ir.affine(s, dummies, lambda x: env.eval(x, span))
             if form is None or len(form.vars) > 1:
-                raise _err(f"{what} subscript {expr_text(s)} of {spec.target} is not affine in one align-dummy", span)
+                raise hpf_error(f"{what} subscript {expr_text(s)} of {spec.target} is not affine in one align-dummy", span)
             if form.is_const:
                 rel.append(Fixed(form.const))
             else:
                 v = form.vars[0]
                 if v in used:
-                    raise _err(f"{what} align-dummy {v} appears in two subscripts of {spec.target}", span)
+                    raise hpf_error(f"{what} align-dummy {v} appears in two subscripts of {spec.target}", span)
                 used[v] = k
                 rel.append(Axis(source.index(v), form.coef(v), form.const))
         # the alignee must land inside the target
@@ -278,7 +186,7 @@ def _relations(alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, 
             reach = [r(lo_i), r(hi_i)] if hi_i >= lo_i else []
         bad = [x for x in reach if not tlo <= x <= thi]
         if bad:
-            raise _err(f"{what} {alignee} reaches index {bad[0]} of {spec.target} dimension {k + 1}, outside {tlo}:{thi}", span)
+            raise hpf_error(f"{what} {alignee} reaches index {bad[0]} of {spec.target} dimension {k + 1}, outside {tlo}:{thi}", span)
     return rel
 
 
@@ -297,7 +205,7 @@ def _compose(rel: list[Target], target: Placement, tbounds: Bounds, root: Root, 
         else:
             lo, hi = sorted((t(tbounds[t.dim][0]), t(tbounds[t.dim][1])))
             if abs(t.stride) != 1 or (lo, hi) != root.bounds[r]:
-                raise _err(
+                raise hpf_error(
                     f"{spec.text}: {alignee} is replicated over part of template {root.name} only, "
                     "which a layout cannot express",
                     spec.span,
@@ -313,7 +221,7 @@ def _compose(rel: list[Target], target: Placement, tbounds: Bounds, root: Root, 
 class _State:
     """Mutable scratch of one resolution; the result is frozen into a UnitMapping."""
 
-    env: _Env
+    env: DirectiveEnv
     processors: dict[str, tuple[int, ...]] = field(default_factory=dict)
     templates: dict[str, Bounds] = field(default_factory=dict)
     arrays: dict[str, Bounds] = field(default_factory=dict)
@@ -333,7 +241,7 @@ def _object_bounds(st: _State, name: str, what: str, span: ir.Span | None) -> Bo
     sym = st.env.unit.symbol(name)
     if sym is not None and sym.kind == ir.SymbolKind.VARIABLE and not sym.is_array:
         return ()  # a scalar
-    raise _err(f"{what} names {name}, which is not a declared array or template", span)
+    raise hpf_error(f"{what} names {name}, which is not a declared array or template", span)
 
 
 def _distribution(d: m.Distribute | m.Redistribute, name: str, bounds: Bounds, st: _State) -> Root:
@@ -342,21 +250,21 @@ def _distribution(d: m.Distribute | m.Redistribute, name: str, bounds: Bounds, s
     span, what = d.span, directive_text(d)
     assert d.formats is not None
     if len(d.formats) != len(bounds):
-        raise _err(f"{what}: {len(d.formats)} distribution formats for {name} of rank {len(bounds)}", span)
+        raise hpf_error(f"{what}: {len(d.formats)} distribution formats for {name} of rank {len(bounds)}", span)
     formats = []
     for f in d.formats:
         k = None if f.k is None else st.env.eval(f.k, span)
         if k is not None and k < 1:
-            raise _err(f"{what}: block size {k} must be positive", span)
+            raise hpf_error(f"{what}: block size {k} must be positive", span)
         formats.append(Format(f.kind, k))
     ndist = sum(f.distributed for f in formats)
     onto = d.onto if d.onto not in (None, "*") else None
     if onto is not None:
         if onto not in processors:
-            raise _err(f"{what}: ONTO {onto}, but no PROCESSORS {onto} is declared", span)
+            raise hpf_error(f"{what}: ONTO {onto}, but no PROCESSORS {onto} is declared", span)
         grid = processors[onto]
         if len(grid) != ndist:
-            raise _err(f"{what}: {onto} has rank {len(grid)} but {name} has {ndist} distributed dimensions", span)
+            raise hpf_error(f"{what}: {onto} has rank {len(grid)} but {name} has {ndist} distributed dimensions", span)
     else:
         grid = default_grid(st.env.nprocs, ndist)
     g = iter(grid)
@@ -365,7 +273,7 @@ def _distribution(d: m.Distribute | m.Redistribute, name: str, bounds: Bounds, s
             p = next(g)
             extent = bounds[t][1] - bounds[t][0] + 1
             if f.k * p < extent:
-                raise _err(f"{what}: BLOCK({f.k}) on {p} processors covers {f.k * p} of the {extent} elements of {name} dimension {t + 1}", span)
+                raise hpf_error(f"{what}: BLOCK({f.k}) on {p} processors covers {f.k * p} of the {extent} elements of {name} dimension {t + 1}", span)
         elif f.distributed:
             next(g)
     return Root(name, bounds, tuple(formats), tuple(grid), onto or "")
@@ -375,7 +283,7 @@ def _place(st: _State, name: str, spec: _AlignSpec, bounds: Bounds, place_of) ->
     """Placement of ``name`` aligned by ``spec``; None when the target is unresolved."""
     tbounds = _object_bounds(st, spec.target, spec.text, spec.span)
     if spec.target == name:
-        raise _err(f"{spec.text}: {name} is aligned with itself", spec.span)
+        raise hpf_error(f"{spec.text}: {name} is aligned with itself", spec.span)
     target = place_of(spec.target)
     if tbounds is None or target is None:
         return None
@@ -385,26 +293,26 @@ def _place(st: _State, name: str, spec: _AlignSpec, bounds: Bounds, place_of) ->
 
 def _from_actual(name: str, bounds: Bounds, actual: Layout, span: ir.Span | None) -> tuple[Root, Placement]:
     if actual.rank != len(bounds):
-        raise _err(f"{name} has rank {len(bounds)} but its actual argument has rank {actual.rank}", span)
+        raise hpf_error(f"{name} has rank {len(bounds)} but its actual argument has rank {actual.rank}", span)
     for d, ((lo, hi), (alo, ahi)) in enumerate(zip(bounds, actual.bounds)):
         if hi - lo > ahi - alo:
-            raise _err(f"{name} dimension {d + 1} is longer than its actual argument's", span)
+            raise hpf_error(f"{name} dimension {d + 1} is longer than its actual argument's", span)
     shift = [alo - lo for (lo, _), (alo, _) in zip(bounds, actual.bounds)]
     align = tuple(Axis(a.dim, a.stride, a.offset + a.stride * shift[a.dim]) if isinstance(a, Axis) else a for a in actual.align)
     root = Root(name, actual.template, actual.formats, actual.grid, actual.procs_name)
     return root, Placement(name, align)
 
 
-def _bounds_from_actual(sym: ir.Symbol, actual: Layout | None, env: _Env) -> Bounds:
+def _bounds_from_actual(sym: ir.Symbol, actual: Layout | None, env: DirectiveEnv) -> Bounds:
     """Bounds of an adjustable or assumed-size dummy: unknown extents from the actual argument."""
     if actual is None or actual.rank != sym.rank:
-        raise _Unknown("no actual argument of the same rank")
+        raise UnknownValue("no actual argument of the same rank")
     out = []
     for d, (alo, ahi) in zip(sym.dims or (), actual.bounds):
         lo = env.eval(d.lower, sym.span)
         try:
             hi = env.eval(d.upper, sym.span) if d.upper is not None else lo + ahi - alo
-        except _Unknown:
+        except UnknownValue:
             hi = lo + ahi - alo
         out.append((lo, hi))
     return tuple(out)
@@ -438,36 +346,36 @@ def resolve_unit(
     if nprocs < 1:
         raise ValueError("nprocs must be positive")
     actuals = {k.upper(): v for k, v in (actuals or {}).items()}
-    st = _State(_Env(unit, nprocs, {k.upper(): v for k, v in (values or {}).items()}))
+    st = _State(DirectiveEnv(unit, nprocs, {k.upper(): v for k, v in (values or {}).items()}))
     spec, execs = _spec_directives(unit)
     unsupported = [d for d in spec if isinstance(d, m.Unsupported)]
 
     for sym in unit.arrays:
         try:
             st.arrays[sym.name] = st.env.bounds_of(sym.name, sym.span)
-        except _Unknown as u:
+        except UnknownValue as u:
             try:
                 st.arrays[sym.name] = _bounds_from_actual(sym, actuals.get(sym.name), st.env)
-            except _Unknown:
+            except UnknownValue:
                 st.unresolved[sym.name] = f"bounds not known here ({u})"
 
     def declare(kind: str, shapes: tuple[m.Shape, ...], span: ir.Span | None, into: dict) -> None:
         for s in shapes:
             if s.name in st.processors or s.name in st.templates:
-                raise _err(f"{kind} {s.name}: {s.name} is already declared as a processor arrangement or template", span)
+                raise hpf_error(f"{kind} {s.name}: {s.name} is already declared as a processor arrangement or template", span)
             if unit.symbol(s.name) is not None:
-                raise _err(f"{kind} {s.name}: {s.name} is already declared as a variable", span)
+                raise hpf_error(f"{kind} {s.name}: {s.name} is already declared as a variable", span)
             try:
                 shape = st.env.shape(s, span)
                 if kind == "PROCESSORS":
                     if any(hi < lo for lo, hi in shape):
-                        raise _err(f"PROCESSORS {s.name}: an extent is not positive", span)
+                        raise hpf_error(f"PROCESSORS {s.name}: an extent is not positive", span)
                     into[s.name] = tuple(hi - lo + 1 for lo, hi in shape)
                 else:
                     into[s.name] = shape
-            except _Unknown as u:
+            except UnknownValue as u:
                 if kind == "PROCESSORS":
-                    raise _err(f"PROCESSORS {s.name}: extent not known ({u})", span) from None
+                    raise hpf_error(f"PROCESSORS {s.name}: extent not known ({u})", span) from None
                 st.unresolved[s.name] = f"template bounds not known here ({u})"
 
     for d in spec:
@@ -493,32 +401,32 @@ def resolve_unit(
                 else:
                     sym = unit.symbol(n)
                     if sym is None or not sym.dummy:
-                        raise _err(f"INHERIT {n}: {n} is not a dummy argument", d.span)
+                        raise hpf_error(f"INHERIT {n}: {n} is not a dummy argument", d.span)
                     inherit[n] = d.span
         elif isinstance(d, m.Distribute):
             for n in d.distributees:
                 _object_bounds(st, n, "DISTRIBUTE", d.span)
                 if n in distributes:
-                    raise _err(f"{n} is distributed twice (first at line {_line(distributes[n])})", d.span)
+                    raise hpf_error(f"{n} is distributed twice (first at line {_line(distributes[n])})", d.span)
                 if d.transcriptive and not (unit.symbol(n) and unit.symbol(n).dummy):  # type: ignore[union-attr]
-                    raise _err(f"DISTRIBUTE {n} *: only a dummy argument can be transcriptive", d.span)
+                    raise hpf_error(f"DISTRIBUTE {n} *: only a dummy argument can be transcriptive", d.span)
                 distributes[n] = d
                 named.add(n)
         elif isinstance(d, m.Align):
             for n in d.alignees:
                 _object_bounds(st, n, "ALIGN", d.span)
                 if n in aligns:
-                    raise _err(f"{n} appears in two ALIGN directives (first at line {_line(aligns[n])})", d.span)
+                    raise hpf_error(f"{n} appears in two ALIGN directives (first at line {_line(aligns[n])})", d.span)
                 aligns[n] = _spec(d)
                 named.add(n)
     for n, a in aligns.items():
         if n in distributes:
-            raise _err(f"{n} is both aligned (line {_line(a)}) and distributed", distributes[n].span)
+            raise hpf_error(f"{n} is both aligned (line {_line(a)}) and distributed", distributes[n].span)
         if n in inherit:
-            raise _err(f"{n} both INHERITs its mapping and is aligned", a.span)
+            raise hpf_error(f"{n} both INHERITs its mapping and is aligned", a.span)
     for n, dspan in inherit.items():
         if n in distributes:
-            raise _err(f"{n} both INHERITs its mapping and is distributed", distributes[n].span)
+            raise hpf_error(f"{n} both INHERITs its mapping and is distributed", distributes[n].span)
 
     # roots: templates and arrays that are not aligned
     for n, b in list(st.templates.items()) + list(st.arrays.items()):
@@ -545,7 +453,7 @@ def resolve_unit(
         if n in st.unresolved or n not in aligns:
             return None
         if n in visiting:
-            raise _err(f"alignment cycle: {' -> '.join(visiting[visiting.index(n):] + [n])}", aligns[n].span)
+            raise hpf_error(f"alignment cycle: {' -> '.join(visiting[visiting.index(n):] + [n])}", aligns[n].span)
         visiting.append(n)
         spec_n = aligns[n]
         bounds = st.arrays.get(n, st.templates.get(n, ()))
@@ -566,7 +474,7 @@ def resolve_unit(
             place_of(n)
 
     replicated = tuple(s.name for s in unit.arrays if s.name not in named and s.name in st.arrays)
-    independent, body_unsupported = _loops(unit)
+    independent, body_unsupported = independent_loops(unit)
     prefixes = tuple(parse_prefix(p, unit.span) for p in unit.prefixes)
     result = UnitMapping(
         unit=unit.name,
@@ -594,69 +502,12 @@ def _line(x: m.Directive | _AlignSpec) -> str:
     return str(x.span.first) if x.span else "?"
 
 
-# --------------------------------------------------------------------------- INDEPENDENT
-
-
-def _loops(unit: ir.Unit) -> tuple[dict[int, m.Independent], tuple[m.Unsupported, ...]]:
-    found: dict[int, m.Independent] = {}
-    unsupported: list[m.Unsupported] = []
-
-    def block(stmts: tuple[ir.Stmt, ...]) -> None:
-        for i, s in enumerate(stmts):
-            if isinstance(s, ir.Directive):
-                for d in parse_directive(s):
-                    if isinstance(d, m.Unsupported):
-                        unsupported.append(d)
-                    elif isinstance(d, m.SPECIFICATION):
-                        raise _err(f"{type(d).__name__.upper()} is a specification directive and cannot stand among executable statements", d.span)
-                    elif isinstance(d, m.Independent):
-                        nxt = next((t for t in stmts[i + 1 :] if not isinstance(t, ir.Directive)), None)
-                        if not isinstance(nxt, ir.Do):
-                            raise _err("INDEPENDENT must be followed by a DO loop", d.span)
-                        _attach(d, nxt, found)
-            for b in s.blocks():
-                block(b)
-
-    # a front end may keep an INDEPENDENT that precedes the first executable
-    # statement among the specification directives
-    first = next((t for t in unit.body if not isinstance(t, ir.Directive)), None)
-    for raw in unit.directives:
-        for d in parse_directive(raw):
-            if isinstance(d, m.Independent):
-                if not isinstance(first, ir.Do) or not unit.decl_end < raw.span.first < first.span.first:
-                    raise _err("INDEPENDENT must stand right before a DO loop, not in the specification part", d.span)
-                _attach(d, first, found)
-    block(unit.body)
-    return found, tuple(unsupported)
-
-
-def _attach(d: m.Independent, do: ir.Do, found: dict[int, m.Independent]) -> None:
-    if not d.loops:
-        found[do.span.first] = d
-        return
-    if do.var not in d.loops:
-        raise _err(f"INDEPENDENT({', '.join(d.loops)}) names {', '.join(d.loops)} but the DO loop that follows runs over {do.var}", d.span)
-    nest = do
-    remaining = [v for v in d.loops if v != do.var]
-    found[do.span.first] = d
-    while remaining:
-        # the named loop may follow other statements of the body (Hpfc's
-        # imperfect nests: ``ICOLOR = ...`` before ``DO J``); it must be the one DO there
-        loops = [t for t in nest.body if isinstance(t, ir.Do)]
-        inner = loops[0] if len(loops) == 1 else None
-        if inner is None or inner.var not in remaining:
-            raise _err(f"INDEPENDENT({', '.join(d.loops)}): no DO {remaining[0]} nested right inside DO {nest.var}", d.span)
-        found[inner.span.first] = d
-        remaining.remove(inner.var)
-        nest = inner
-
-
 # --------------------------------------------------------------------------- executable directives
 
 
 def apply_executable(d: m.Redistribute | m.Realign, state: UnitMapping, unit: ir.Unit) -> UnitMapping:
     """The mapping after executing one REDISTRIBUTE or REALIGN."""
-    env = _Env(unit, state.nprocs, state.values)
+    env = DirectiveEnv(unit, state.nprocs, state.values)
     st = _State(env, dict(state.processors), dict(state.templates), dict(state.arrays), dict(state.roots),
                 dict(state.placements), dict(state.unresolved))
     what = directive_text(d)
@@ -669,17 +520,17 @@ def apply_executable(d: m.Redistribute | m.Realign, state: UnitMapping, unit: ir
     for n in names:
         _object_bounds(st, n, what.split()[0], d.span)
         if n not in state.dynamic:
-            raise _err(f"{what}: {n} is not DYNAMIC", d.span)
+            raise hpf_error(f"{what}: {n} is not DYNAMIC", d.span)
         if isinstance(d, m.Redistribute):
             if n in st.unresolved:
                 continue
             place = st.placements[n]
             if place.root != n:
-                raise _err(f"{what}: {n} is aligned with another object; redistribute its template instead", d.span)
+                raise hpf_error(f"{what}: {n} is aligned with another object; redistribute its template instead", d.span)
             st.roots[n] = _distribution(d, n, st.roots[n].bounds, st)
         else:
             if n in state.distributed:
-                raise _err(f"{what}: {n} is distributed, so it cannot be realigned", d.span)
+                raise hpf_error(f"{what}: {n} is distributed, so it cannot be realigned", d.span)
             bounds = st.arrays.get(n, st.templates.get(n, ()))
             place = _place(st, n, _spec(d), bounds, lambda t: st.placements.get(t))
             if place is None:

@@ -1,7 +1,8 @@
 """The intermediate representation and the services every stage uses on it.
 
-* :mod:`.nodes` -- the frozen dataclasses the front end builds (statements,
-  expressions, declarations, units);
+* :mod:`.nodes` -- the frozen dataclasses the front end builds for expressions
+  and statements; :mod:`.units` -- those for declarations, program units and
+  the program;
 * :mod:`.kinds` -- the kinds they carry, as string enums (:class:`Op`,
   :class:`UnaryOp`, :class:`FuncKind`, :class:`IoKind`, :class:`SymbolKind`,
   :class:`UnitKind`);
@@ -29,6 +30,8 @@ from .evaluate import (
 from .kinds import FuncKind, IoKind, Kind, Op, SymbolKind, UnaryOp, UnitKind
 from .nodes import *  # noqa: F401,F403
 from .nodes import __all__ as _nodes_all
+from .units import *  # noqa: F401,F403
+from .units import __all__ as _units_all
 from .queries import (
     array_refs,
     branch_targets,
@@ -43,7 +46,7 @@ from .queries import (
     walk,
 )
 
-__all__ = list(_nodes_all) + [
+__all__ = list(_nodes_all) + list(_units_all) + [
     # kinds
     "FuncKind", "IoKind", "Kind", "Op", "SymbolKind", "UnaryOp", "UnitKind",
     # evaluate
