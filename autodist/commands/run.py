@@ -45,10 +45,10 @@ def _request(args):
             raise UsageError(f"{f}: no such file")
     if args.nprocs is not None and args.nprocs < 1:
         raise UsageError(f"-np: the number of ranks must be positive, not {args.nprocs}")
-    from ..runtime.job.launch import in_mpi_job, mpiexec_command
+    from ..runtime.job.launch import check_local_ranks, in_mpi_job
 
     if args.nprocs is not None and args.nprocs > 1 and not in_mpi_job():
-        mpiexec_command(args.nprocs, [], mpiexec="mpiexec")  # refuses a rank count no machine here runs
+        check_local_ranks(args.nprocs)  # before reading the program
     if not 0 <= args.rtol < 1:
         raise UsageError("--rtol must be in [0, 1)")
     common.guard_outputs(args, None, None, [("--report", args.report), ("--dump", args.dump)])

@@ -29,6 +29,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from autodist.runtime.job.launch import MPI_ENVIRONMENT
+
 from .cases import ROOT, Case
 
 #: Seconds a case may take before it counts as a hang (commands under a
@@ -105,7 +107,7 @@ def _forked(argv: tuple[str, ...], folder: Path, bound: float) -> tuple[int | No
 def _subprocess(argv: tuple[str, ...], folder: Path, bound: float) -> tuple[int | None, bytes, bytes]:
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT) + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
-    for k in ("PMI_RANK", "PMI_SIZE", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", "HYDRA_CONTROL_FD"):
+    for k in MPI_ENVIRONMENT:  # the case decides itself whether to launch mpiexec
         env.pop(k, None)
     proc = subprocess.Popen([sys.executable, "-m", "autodist", *argv], cwd=folder, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, env=env, start_new_session=True)

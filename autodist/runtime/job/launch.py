@@ -88,17 +88,19 @@ def find_mpiexec() -> str:
 RANKS_PER_CORE = 4
 
 
-def max_local_ranks() -> int:
-    return RANKS_PER_CORE * (os.cpu_count() or 1)
+def check_local_ranks(nranks: int) -> None:
+    """Refuse a job of ``nranks`` ranks that autodist would start here."""
+    if nranks < 1:
+        raise RuntimeFault(f"the number of ranks must be positive, not {nranks}")
+    most = RANKS_PER_CORE * (os.cpu_count() or 1)
+    if nranks > most:
+        raise UsageError(f"-np {nranks}: autodist starts at most {most} ranks on this machine "
+                         f"({RANKS_PER_CORE} per core); run a larger job under your own mpiexec")
 
 
 def mpiexec_command(nranks: int, args: Sequence[str], mpiexec: str | None = None) -> list[str]:
     """``mpiexec -n N <this python> <args>``."""
-    if nranks < 1:
-        raise RuntimeFault(f"the number of ranks must be positive, not {nranks}")
-    if nranks > max_local_ranks():
-        raise UsageError(f"-np {nranks}: autodist starts at most {max_local_ranks()} ranks on this machine "
-                         f"({RANKS_PER_CORE} per core); run a larger job under your own mpiexec")
+    check_local_ranks(nranks)
     return [mpiexec or find_mpiexec(), "-n", str(nranks), sys.executable, *args]
 
 
