@@ -451,11 +451,13 @@ def _forward_target(s: ir.Stmt) -> int | None:
 
 
 def _exit_arms(s: ir.Stmt) -> list:
-    """The arms of a block IF that end with STOP, RETURN or GO TO (control does
-    not fall through them); a logical IF GO TO is :func:`_forward_target`'s."""
-    if not isinstance(s, ir.If) or s.logical:
+    """The arms of an IF that end with STOP, RETURN or (block IF) GO TO:
+    control does not fall through them.  A logical IF GO TO is
+    :func:`_forward_target`'s; a logical IF RETURN or STOP is an exit."""
+    if not isinstance(s, ir.If):
         return []
-    return [b for b in s.branches if b.body and isinstance(b.body[-1], (ir.Return, ir.Stop, ir.Goto))]
+    leaving = (ir.Return, ir.Stop) if s.logical else (ir.Return, ir.Stop, ir.Goto)
+    return [b for b in s.branches if b.body and isinstance(b.body[-1], leaving)]
 
 
 def _jumps(s: ir.Stmt) -> bool:

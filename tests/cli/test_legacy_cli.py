@@ -149,3 +149,12 @@ def test_a_goto_loop_left_by_a_goto_in_a_block_if_has_finite_frequencies(capsys,
     assert runs[1] == pytest.approx(1.0)
     assert 1.0 < runs[2] < 1000.0 and runs[3] < runs[2]  # the sweep, then the update after the exit test
     annotate(capsys, tmp_path, LEGACY / "goto_exit_loop.f")
+
+
+def test_a_goto_loop_left_by_a_logical_if_return_has_finite_frequencies(capsys, tmp_path):
+    doc = analyze(capsys, LEGACY / "return_exit_loop.f")
+    (proc,) = [p for p in doc["procedures"] if p["name"] == "SOLVE"]
+    runs = {ph["id"]: ph["executions"] for ph in proc["phases"]}
+    assert all(r >= 0 for r in runs.values())
+    assert runs[1] > 1.0 and 0.0 < runs[2] < runs[1]  # the sweep, then the update before going round again
+    annotate(capsys, tmp_path, LEGACY / "return_exit_loop.f")
