@@ -21,6 +21,12 @@ from .input import IoCondition
 
 CODEC = "latin-1"  # = frontend.source.SOURCE_CODEC: one character per byte
 IOSTAT_OPEN = 5002  # libgfortran's LIBERROR_OS
+IOSTAT_AFTER_END = 5001  # LIBERROR_OPTION_CONFLICT: a READ past the end-of-file
+
+
+def _after_end() -> IoCondition:
+    return IoCondition("sequential READ after the end of file (a REWIND or BACKSPACE is needed)",
+                       iostat=IOSTAT_AFTER_END)
 
 
 @dataclass
@@ -32,6 +38,8 @@ class Connection:
     scratch: bool = False
 
     def read(self) -> str | None:
+        if self.pos > len(self.records):
+            raise _after_end()
         if self.pos >= len(self.records):
             self.pos = len(self.records) + 1  # past the end-of-file
             return None
@@ -65,6 +73,7 @@ class FileTable:
     def __init__(self, stdin: Callable[[], BinaryIO | None] = lambda: None):
         self.units: dict[int, Connection] = {}
         self.stdin = stdin
+        self.stdin_ended = False
 
     def open(self, unit: int, path: str | None, status: str, access: str, form: str, position: str) -> None:
         if unit in (0, 5, 6):
@@ -79,9 +88,9 @@ class FileTable:
             path = f"fort.{unit}"
         exists = os.path.exists(path)
         if status == "OLD" and not exists:
-            raise IoCondition(f"cannot open file '{path}': No such file or directory", IOSTAT_OPEN)
+            raise IoCondition(f"cannot open file '{path}': No such file or directory", iostat=IOSTAT_OPEN)
         if status == "NEW" and exists:
-            raise IoCondition(f"cannot open file '{path}': File exists", IOSTAT_OPEN)
+            raise IoCondition(f"cannot open file '{path}': File exists", iostat=IOSTAT_OPEN)
         records: list[str] = []
         if exists and not scratch and status != "REPLACE":
             with open(path, "rb") as f:
@@ -100,11 +109,12 @@ class FileTable:
 
     def read(self, unit: int) -> str | None:
         if unit == 5:
+            if self.stdin_ended:
+                raise _after_end()
             stream = self.stdin()
-            if stream is None:
-                return None
-            line = stream.readline()
+            line = stream.readline() if stream is not None else b""
             if not line:
+                self.stdin_ended = True
                 return None
             return line.decode(CODEC).rstrip("\n")
         return self.connection(unit).read()

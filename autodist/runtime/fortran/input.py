@@ -46,18 +46,19 @@ class IoCondition(RuntimeFault):
     """An end of file or an error condition of an I/O statement (``iostat``:
     negative at the end of the file, positive for an error)."""
 
-    def __init__(self, message: str, iostat: int):
-        super().__init__(message)
+    def __init__(self, message: str, file: str | None = None, line: int | None = None, *,
+                 iostat: int = IOSTAT_BAD):
+        super().__init__(message, file, line)
         self.iostat = iostat
 
 
 def end_of_file(unit: str) -> IoCondition:
-    return IoCondition(f"end of file on unit {unit}", IOSTAT_END)
+    return IoCondition(f"end of file on unit {unit}", iostat=IOSTAT_END)
 
 
 def _int(text: str, item: int, how: str) -> int:
     if not _INT.match(text):
-        raise IoCondition(f"bad integer {text!r} for item {item} in {how} input", IOSTAT_BAD)
+        raise IoCondition(f"bad integer {text!r} for item {item} in {how} input", iostat=IOSTAT_BAD)
     return int(text)
 
 
@@ -68,7 +69,7 @@ def _real(text: str, item: int, how: str, kind: str, implied: int = 0, scale: in
     else:
         m = _REAL.match(t)
         if not m:
-            raise IoCondition(f"bad real number {text!r} for item {item} in {how} input", IOSTAT_BAD)
+            raise IoCondition(f"bad real number {text!r} for item {item} in {how} input", iostat=IOSTAT_BAD)
         mant, exp = m.group(1), m.group(2)
         sign = "-" if t.startswith("-") else ""
         e = 0
@@ -94,7 +95,7 @@ def _logical(text: str, item: int, how: str) -> bool:
         return True
     if t[:1].upper() == "F":
         return False
-    raise IoCondition(f"bad logical value {text!r} for item {item} in {how} input", IOSTAT_BAD)
+    raise IoCondition(f"bad logical value {text!r} for item {item} in {how} input", iostat=IOSTAT_BAD)
 
 
 def _scalar(text: str, kind: str, item: int, how: str):
@@ -233,7 +234,7 @@ class ListReader:
                 if m:
                     n = int(m.group(1))
                     if n == 0:
-                        raise IoCondition(f"zero repeat count for item {self.item} in list input", IOSTAT_BAD)
+                        raise IoCondition(f"zero repeat count for item {self.item} in list input", iostat=IOSTAT_BAD)
                     rest = m.group(2)
                     if rest[:1] in ("'", '"'):
                         rest = rest[1:-1].replace(rest[0] * 2, rest[0])
@@ -247,7 +248,7 @@ class ListReader:
         if kind in ("c8", "c16"):
             m = re.match(r"\(\s*([^,]*?)\s*,\s*([^)]*?)\s*\)\Z", text.replace("\n", ""))
             if not m:
-                raise IoCondition(f"bad complex value {text!r} for item {self.item} in list input", IOSTAT_BAD)
+                raise IoCondition(f"bad complex value {text!r} for item {self.item} in list input", iostat=IOSTAT_BAD)
             rk = "r4" if kind == "c8" else "r8"
             re_, im = (_real(g, self.item, "list", rk) for g in m.groups())
             return (np.complex64 if kind == "c8" else complex)(complex(float(re_), float(im)))
@@ -357,7 +358,7 @@ class FormattedReader:
             raise UnsupportedError(f"{c} editing of a CHARACTER value")
         if c == "L":
             if not text.strip():
-                raise IoCondition(f"bad logical value for item {self.item} in formatted input", IOSTAT_BAD)
+                raise IoCondition(f"bad logical value for item {self.item} in formatted input", iostat=IOSTAT_BAD)
             return _logical(text, self.item, "formatted")
         digits = text.replace(" ", "0") if self.blank_zero else text.replace(" ", "")
         if digits.strip() == "":

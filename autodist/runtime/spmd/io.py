@@ -38,7 +38,7 @@ class UnitIo:
             outcome = self.comms.comm.bcast(outcome, root=0)
         ok, value = outcome
         if not ok:
-            raise IoCondition(*value)
+            raise IoCondition(value[0], iostat=value[1])
         return value
 
     def _expand(self, items: list) -> list:
@@ -67,7 +67,7 @@ class UnitIo:
         records = [list_directed(expanded)] if fmt is None else format_records(fmt, expanded)
         if len(records) > 1 or len(records[0]) > length:
             raise IoCondition("end of record in an internal WRITE (the record is longer than the variable)",
-                              IOSTAT_EOR)
+                              iostat=IOSTAT_EOR)
         return records[0].ljust(length)
 
     def reader(self, unit, fmt, internal: str | None = None):
