@@ -41,6 +41,10 @@ class InputOutput:
             raise unsupported(f"the {bad[0]}= specifier of {s.kind.upper()}", s.span)
         if s.kind in ("print", "write", "read") and s.fmt is None:
             raise unsupported(f"an unformatted {s.kind.upper()}", s.span)
+        for k, ok in (("FORM", "FORMATTED"), ("ACCESS", "SEQUENTIAL")):
+            v = specs.get(k)
+            if s.kind == "open" and isinstance(v, ir.Const) and str(v.value).strip().upper() != ok:
+                raise unsupported(f"{k}='{str(v.value).strip().upper()}' (only {ok.lower()} files)", s.span)
         caught = [k for k in ("IOSTAT", "END", "ERR") if k in specs]
         ios = em.fresh("ios")
         if caught:
