@@ -13,7 +13,7 @@ import dataclasses
 from typing import Callable, Iterable, Iterator
 
 from .nodes import walk  # noqa: F401  (the statement walker is the nodes' own)
-from .nodes import ArithIf, ComputedGoto, Expr, Goto, Index, Name, Span, Stmt
+from .nodes import ArithIf, ComputedGoto, Const, Expr, Goto, Index, Io, Name, Span, Stmt
 
 
 def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:
@@ -82,7 +82,10 @@ def labels(stmts: Iterable[Stmt]) -> set[int]:
 
 
 def branch_targets(stmt: Stmt) -> tuple[int, ...]:
-    """The labels ``stmt`` itself may jump to: a GO TO's, a computed GO TO's, an arithmetic IF's."""
+    """The labels ``stmt`` itself may jump to: a GO TO's, a computed GO TO's, an arithmetic IF's,
+    an I/O statement's END=, ERR= and EOR= labels."""
+    if isinstance(stmt, Io):
+        return tuple(e.value for k, e in stmt.specs if k in ("END", "ERR", "EOR") and isinstance(e, Const))
     if isinstance(stmt, Goto):
         return (stmt.target,)
     if isinstance(stmt, ComputedGoto):

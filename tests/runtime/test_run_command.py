@@ -137,12 +137,14 @@ def test_profile_of_a_program_that_does_not_end_stops_at_the_timeout(tmp_path):
 
 
 def test_constructs_outside_the_subset_are_reported_before_anything_runs(tmp_path):
-    path = tmp_path / "rd.f"
-    path.write_text("      PROGRAM RD\n      INTEGER I\n      PRINT *, 'HELLO'\n      READ (*,*) I\n      END\n")
+    path = tmp_path / "as.f"
+    path.write_text("      PROGRAM AS\n      INTEGER K\n      PRINT *, 'HELLO'\n      ASSIGN 10 TO K\n"
+                    " 10   CONTINUE\n      END\n")
     out = cli("run", str(path), "-np", "2")
     assert out.returncode == 2 and out.stdout == ""
-    assert f"{path}:4: a READ statement is outside the runtime's subset" in out.stderr
-    assert out.stderr.count("a READ statement") == 1
+    assert f"{path}:4: 'ASSIGN 10 TO K' (ASSIGN statement (deleted feature)) is outside the runtime's subset" \
+        in out.stderr
+    assert out.stderr.count("ASSIGN statement") == 1
 
 
 def test_bad_options_are_usage_errors(tmp_path):

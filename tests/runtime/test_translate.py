@@ -252,8 +252,8 @@ def test_vectorized_and_scalar_runs_agree(fortran):
 
 
 @pytest.mark.parametrize("body, what", [
-    ("      READ (*,*) I", "a READ statement"),
-    ("      WRITE (7,*) I", "output to unit"),
+    ("      READ (7) I", "an unformatted READ"),
+    ("      OPEN (7, FILE='u.dat', FORM='UNFORMATTED')", "FORM='UNFORMATTED'"),
     ("      ASSIGN 10 TO I\n   10 CONTINUE", "ASSIGN"),
     ("      CALL NOWHERE(I)", "CALL NOWHERE"),
     ("      I = IFOO(2)", "function IFOO"),

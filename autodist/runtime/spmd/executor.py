@@ -44,7 +44,9 @@ from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
 from ..codegen import intrinsic_code as ic
 from .arrays import Comms, ElementRef, RtArray
-from ..fortran.formats import as_output, flatten, format_records, list_directed
+from .io import UnitIo
+from ..fortran.files import FileTable
+from ..fortran.input import IoCondition
 from ..codegen.generated import GENERATED_HELPERS, StopProgram
 from ..codegen.facts import ProgramFacts, program_facts
 from ..codegen.units import Translation, translate_unit
@@ -93,7 +95,7 @@ class _CallPhase:
         self.stats.region(self.region).compute_time += time.perf_counter() - self.t0
 
 
-class Executor:
+class Executor(UnitIo):
     """Runs one program on the ranks of ``comm`` (see the module docstring)."""
 
     def __init__(self, program: ir.Program, analysis: ProgramAnalysis, comm, options: RunOptions = RunOptions(),
@@ -105,6 +107,7 @@ class Executor:
         self.nprocs = self.comms.size
         self.rank = self.comms.rank
         self.out = out if out is not None else sys.stdout
+        self.files = FileTable(lambda: sys.stdin.buffer)
         self.profiler = profiler
         self.facts: ProgramFacts = program_facts(program, analysis)
         self.units = {u.name: u for u in program.units}
@@ -146,7 +149,8 @@ class Executor:
                                     phase_lines(self.analysis, u.name, "call"))
             self.translations[u.name] = tr
             filename = f"<autodist {u.name}>"
-            ns = {**it.HELPERS, **GENERATED_HELPERS, "_U": self.functions, "_FMT": tr.formats}
+            ns = {**it.HELPERS, **GENERATED_HELPERS, "_U": self.functions, "_FMT": tr.formats,
+                  "_IoCondition": IoCondition}
             exec(compile(tr.source, filename, "exec"), ns)
             self.functions[u.name] = ns[tr.function]
             self.linemaps[filename] = tr.linemap
@@ -280,6 +284,8 @@ class Executor:
         finally:
             np.seterr(**old)
             self.out.flush()
+            if self.rank == 0:
+                self.files.close_all()
 
     def _where(self, exc: BaseException) -> tuple[str, int] | None:
         """The Fortran ``(file, line)`` running when ``exc`` was raised."""
@@ -421,21 +427,6 @@ class Executor:
         return _CallPhase(self.comms.stats, region)
 
     # ---------------------------------------------------------------- output
-
-    def write(self, unit: int, fmt, items: list) -> None:
-        expanded: list = []
-        for value, k in items:
-            if k == "array":
-                arr: RtArray = value
-                kk = ic.io_kind(arr.ftype)
-                expanded.extend((v, kk) for v in flatten(arr.full(region="output")))
-            else:
-                expanded.append((value, k))
-        if self.rank != 0:
-            return
-        records = [list_directed(expanded)] if fmt is None else format_records(fmt, expanded)
-        stream = self.out if unit != 0 else sys.stderr
-        stream.write(as_output("".join(r + "\n" for r in records)))
 
     # ---------------------------------------------------------------- profiling hooks
 
