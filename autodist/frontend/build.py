@@ -102,9 +102,10 @@ class Extras:
 class UnitReader:
     """Reads one unit (a builder local to that unit)."""
 
-    def __init__(self, us: UnitSource, source: Source):
+    def __init__(self, us: UnitSource, source: Source, program_units: frozenset[str] = frozenset()):
         self.us = us
         self.source = source
+        self.program_units = program_units
         self.header = us.unit.header
         self.file = self.span_of(us.line_map[0].first, us.line_map[0].first).file
 
@@ -136,7 +137,8 @@ class UnitReader:
         us, h = self.us, self.header
         unit_span = self.span_of(us.line_map[0].first, us.line_map[-1].last)
         args, type_spec = self._header_parts(node)
-        table = SymbolTable(h.kind, h.name, args, unit_span, preprocessed=bool(extras.preprocs))
+        table = SymbolTable(h.kind, h.name, args, unit_span, preprocessed=bool(extras.preprocs),
+                            program_units=self.program_units)
         if type_spec is not None:
             table.entry(h.name).type = table.type_spec(type_spec)
         builder = IrBuilder(table, self.span_of)

@@ -21,7 +21,7 @@ from ..errors import FortranError
 from ..ir import INTEGER, NOTYPE, REAL, Const, Dim, Expr, Name, Span, Type
 from .exprs import ExprConverter
 from .fold import convert, evaluate, fold
-from .intrinsics import is_intrinsic, result_type
+from .intrinsics import INTRINSIC_SUBROUTINES, extension_function, is_intrinsic, is_standard, result_type
 from .typeof import type_of
 
 _BASES = {
@@ -84,8 +84,12 @@ class SymbolTable:
         args: tuple[str, ...],
         span: Span,
         preprocessed: bool = False,
+        program_units: frozenset[str] = frozenset(),
     ):
         self.kind = kind
+        # units of the program: one named like an extension intrinsic (a
+        # portable DFLOAT, SECOND or GAMMA of its own) is what its name means
+        self.program_units = program_units
         # with ``#if`` lines both branches are read: a second declaration of a
         # name is then kept as a note (an Opaque) instead of being an error
         self.preprocessed = preprocessed
@@ -138,6 +142,8 @@ class SymbolTable:
         e = self.entries.get(name)
         if e is not None and e.type is not None:
             return e.type
+        if e is not None and e.function and e.intrinsic_type is not None:
+            return e.intrinsic_type  # an extension function read as external
         t = self.implicit_type(name)
         if t is None:
             raise self.error(f"{name} has no type (IMPLICIT NONE is in effect)")
@@ -167,14 +173,20 @@ class SymbolTable:
             return ir.Index(name, args)
         if e.stmt_function:
             return ir.FuncRef(name, args, "statement")
-        if not e.external and not e.dummy and not e.function and (e.intrinsic or is_intrinsic(name)):
+        declared = e.external or e.dummy or e.function
+        own = name in self.program_units and not is_standard(name)
+        if not declared and (e.intrinsic or (is_intrinsic(name) and not own)):
             e.intrinsic = True
             if e.intrinsic_type is None:
-                arg_types = [type_of(a, self._type_or_none) for a in args]
-                e.intrinsic_type = result_type(name, [t for t in arg_types if t is not None])
+                e.intrinsic_type = result_type(name, self._arg_types(args))
             return ir.FuncRef(name, args, "intrinsic")
+        if not declared and not own and e.type is None and e.intrinsic_type is None:
+            e.intrinsic_type = extension_function(name, self._arg_types(args))
         e.function = True
         return ir.FuncRef(name, args, "external")
+
+    def _arg_types(self, args: tuple[Expr, ...]) -> list[Type]:
+        return [t for t in (type_of(a, self._type_or_none) for a in args) if t is not None]
 
     def is_array(self, name: str) -> bool:
         e = self.entries.get(name)
@@ -442,6 +454,8 @@ class SymbolTable:
     def _Intrinsic_Stmt(self, node) -> None:
         for n in node.items[1].items:
             name = str(n).upper()
+            if extension_function(name, []) is not None or name in INTRINSIC_SUBROUTINES:
+                continue  # read as a procedure outside the program, of known type (see ``call``)
             if not is_intrinsic(name):
                 raise self.error(f"{name} is not an intrinsic function")
             self.entry(name).intrinsic = True

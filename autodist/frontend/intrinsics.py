@@ -55,9 +55,78 @@ _add(DOUBLE, "DIMAG", "DREAL", "CDABS", "ZABS")
 _add(_ARG, "IAND", "IOR", "IEOR", "ISHFT", "NOT")
 _add(LOGICAL, "BTEST")
 
+#: The names of Fortran 77 (and the vendor specifics above): always the intrinsic
+#: unless declared otherwise in the unit.
+STANDARD = frozenset(INTRINSICS)
+
+# Fortran 90 elemental and inquiry functions on scalars, and the GNU
+# extensions that ``gfortran -std=legacy`` accepts, all without side effects.
+CHARACTER_ANY = Type("character", 0)  # a length known only when the program runs
+INTEGER_8 = Type("integer", 8)
+_add(INTEGER, "LEN_TRIM", "LNBLNK", "IACHAR", "SCAN", "VERIFY", "CEILING", "FLOOR", "EXPONENT",
+     "DIGITS", "RADIX", "RANGE", "PRECISION", "MAXEXPONENT", "MINEXPONENT", "BIT_SIZE", "KIND",
+     "SELECTED_INT_KIND", "SELECTED_REAL_KIND", "IARGC", "NUMBER_OF_PROCESSORS", "INT2", "INT8",
+     "IQINT", "IIDINT", "JIDINT")
+_add(CHARACTER_ANY, "TRIM", "ADJUSTL", "ADJUSTR", "REPEAT")
+_add(CHARACTER_1, "ACHAR")
+_add(LOGICAL, "ISNAN")
+_add(DOUBLE, "DFLOAT", "DERF", "DERFC", "DGAMMA", "DLGAMA", "DBESJ0", "DBESJ1", "DBESY0", "DBESY1",
+     "DCOTAN", "DASINH", "DACOSH", "DATANH")
+_add(REAL, "ALGAMA")
+_add(_PART, "IMAG", "IMAGPART", "REALPART")
+_add(
+    _ARG,
+    "MODULO", "HUGE", "TINY", "EPSILON", "NEAREST", "SPACING", "RRSPACING", "SCALE", "FRACTION",
+    "SET_EXPONENT", "IBSET", "IBCLR", "IBITS", "ISHFTC", "LSHIFT", "RSHIFT", "XOR", "AND", "OR",
+    "ASINH", "ACOSH", "ATANH", "ERF", "ERFC", "GAMMA", "LGAMMA", "LOG_GAMMA", "BESJ0", "BESJ1",
+    "BESY0", "BESY1", "HYPOT", "COTAN", "MERGE",
+)
+
+#: Functions ``gfortran -std=legacy`` provides that are not plain functions of
+#: their scalar arguments: they read a clock or a hidden random state, write
+#: their argument (``ETIME(T)``), or read whole arrays (``SUM(A)``).  They are
+#: read as references to external functions of the given result type, so
+#: analysis treats them as it treats any procedure it cannot see (sequential
+#: loops, arguments possibly read and written).
+EXTENSION_FUNCTIONS: dict[str, Type] = {}
+for _t, _names in (
+    (REAL, "SECOND SECNDS ETIME DTIME RAND RAN"),
+    (DOUBLE, "DSECND"),
+    (INTEGER, "IRAND TIME MCLOCK GETPID GETUID GETGID IERRNO HOSTNM SYSTEM ACCESS CHDIR GETCWD "
+              "FSTAT STAT LSTAT UNLINK RENAME FGET FPUT FGETC FPUTC FTELL PUTENV SIZE LBOUND UBOUND "
+              "COUNT"),
+    (INTEGER_8, "TIME8 MCLOCK8 LOC SIZEOF"),
+    (CHARACTER_ANY, "CTIME FDATE TTYNAM"),
+    (LOGICAL, "ANY ALL ISATTY"),
+):
+    for _n in _names.split():
+        EXTENSION_FUNCTIONS[_n] = _t
+#: Intrinsic subroutines gfortran provides; a CALL of one is read as a CALL of
+#: a procedure outside the program (effects unknown).
+INTRINSIC_SUBROUTINES = frozenset(
+    "GETARG GET_COMMAND GET_COMMAND_ARGUMENT GETENV GET_ENVIRONMENT_VARIABLE CPU_TIME SYSTEM_CLOCK "
+    "DATE_AND_TIME IDATE ITIME DATE FDATE LTIME GMTIME FLUSH EXIT ABORT SLEEP RANDOM_NUMBER RANDOM_SEED "
+    "SRAND MVBITS EXECUTE_COMMAND_LINE PERROR GERROR".split()
+)
+#: Array reductions whose result has the element type of their argument.
+ARRAY_REDUCTIONS = frozenset({"SUM", "PRODUCT", "MAXVAL", "MINVAL", "DOT_PRODUCT"})
+
 
 def is_intrinsic(name: str) -> bool:
     return name.upper() in INTRINSICS
+
+
+def is_standard(name: str) -> bool:
+    return name.upper() in STANDARD
+
+
+def extension_function(name: str, arg_types: list[Type]) -> Type | None:
+    """The result type of an extension function read as external (see
+    :data:`EXTENSION_FUNCTIONS`), None when ``name`` is not one."""
+    name = name.upper()
+    if name in ARRAY_REDUCTIONS:
+        return widest(arg_types) or REAL
+    return EXTENSION_FUNCTIONS.get(name)
 
 
 def widest(types: list[Type]) -> Type | None:

@@ -71,11 +71,12 @@ def _read(sources: list[Source]) -> ir.Program:
         scanned.append((source, scan, units))
     parser = make_parser()
     out_units: list[ir.Unit] = []
+    names = frozenset(seen)
     for source, scan, units in scanned:
         for unit, extras in zip(units, _extras(scan, units, source)):
             us = unit_source(unit, source.form)
             node = parse_unit(parser, us, source)
-            out_units.append(UnitReader(us, source).read(node, extras))
+            out_units.append(UnitReader(us, source, names).read(node, extras))
     files: dict[str, tuple[str, ...]] = {}
     for source in sources:
         for name, lines in source.texts:
