@@ -42,6 +42,7 @@ from ...errors import STAGE_ATTRIBUTE, AutodistError, RuntimeFault, UnsupportedE
 from ...hpf.resolve import UnitMapping, apply_executable, resolve_unit
 from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
+from ..fortran.extensions import Extensions
 from ..codegen import intrinsic_code as ic
 from .arrays import Comms, ElementRef, RtArray
 from ..fortran.formats import as_output, flatten, format_records, list_directed
@@ -127,6 +128,7 @@ class Executor:
         self.remap_log: dict[str, tuple[str, int, str, str, str]] = {}
         self.predicted: dict[str, list[int]] = {}  # phase region -> elements each rank must receive
         self.executions: dict[str, int] = {}  # region -> times it ran
+        self.ext = _extensions(self)
         self._translate(translations)
         from .planner import Planner
 
@@ -468,6 +470,23 @@ class Executor:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+def _extensions(ex: Executor) -> Extensions:
+    """The extension routines of a run: timers read rank 0's clock (from the
+    executor's creation) and every rank gets that reading (a broadcast), so
+    control flow that depends on a time is the same on every rank."""
+    import datetime
+
+    comm, start = ex.comms.comm, time.perf_counter()
+
+    def shared(read):
+        return lambda: comm.bcast(read() if ex.rank == 0 else None, root=0) if ex.nprocs > 1 else read()
+
+    return Extensions(shared(lambda: time.perf_counter() - start),
+                      shared(lambda: datetime.datetime.now().astimezone()),
+                      lambda: ex.out.flush(), ex.program.files[0] if ex.program.files else "")
+
 
 
 def phase_lines(analysis: ProgramAnalysis, unit: str, kind: str = "loop") -> set[int]:
