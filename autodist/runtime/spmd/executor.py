@@ -42,7 +42,7 @@ from ...errors import STAGE_ATTRIBUTE, AutodistError, RuntimeFault, UnsupportedE
 from ...hpf.resolve import UnitMapping, apply_executable, resolve_unit
 from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
-from ..fortran.extensions import Extensions
+from ..fortran.extensions import ROUTINES, Extensions
 from ..codegen import intrinsic_code as ic
 from .arrays import Comms, ElementRef, RtArray
 from ..fortran.formats import as_output, flatten, format_records, list_directed
@@ -472,6 +472,26 @@ class Executor:
 # --------------------------------------------------------------------------- helpers
 
 
+def _check_routines(program: ir.Program) -> None:
+    """One error naming every routine the program calls that is neither one of
+    its units nor a runtime extension, with every place it is called."""
+    units = {u.name for u in program.units}
+    missing: dict[str, list[str]] = {}
+    for u in program.units:
+        for s in ir.walk(u.body):
+            names = [s.name] if isinstance(s, ir.Call) else []
+            names += [x.name for e in s.exprs() for x in e.walk()
+                      if isinstance(x, ir.FuncRef) and x.kind == "external"]
+            for n in names:
+                if n not in units and n not in ROUTINES:
+                    missing.setdefault(n, []).append(f"{s.span.file}:{s.span.first}")
+    if missing:
+        first = next(iter(missing.values()))[0].rsplit(":", 1)
+        listed = "; ".join(f"{n} (called at {', '.join(dict.fromkeys(w))})" for n, w in sorted(missing.items()))
+        raise UnsupportedError(f"routines outside the program are outside the runtime's subset: {listed}",
+                               first[0], int(first[1]))
+
+
 def _extensions(ex: Executor) -> Extensions:
     """The extension routines of a run: timers read rank 0's clock (from the
     executor's creation) and every rank gets that reading (a broadcast), so
@@ -502,6 +522,7 @@ def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument
     if program.main is None:
         raise UnsupportedError("the program has no main program unit",
                                program.files[0] if program.files else None)
+    _check_routines(program)
     return {u.name: translate_unit(u, facts, phase_lines(analysis, u.name), instrument,
                                    phase_lines(analysis, u.name, "call"))
             for u in program.units if u.kind != "blockdata"}
