@@ -324,3 +324,15 @@ def test_routines_outside_the_program_are_one_error_naming_every_call(tmp_path):
     assert (f"{path}:3: routines outside the program are outside the runtime's subset: "
             f"DNRM (called at {path}:4); WTIME (called at {path}:3, {path}:6)") in out.stderr
     assert out.stderr.count("\n") == 1
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+def test_functions_writing_their_arguments_and_extensions_verify():
+    from pathlib import Path
+
+    calls = Path(__file__).resolve().parents[1] / "programs" / "calls"
+    for name in ("by_reference.f", "scalar_intrinsics.f"):
+        out = cli("run", str(calls / name), "-np", "3", "--verify")
+        assert out.returncode == 0, out.stderr
+        assert "same results as gfortran" in out.stderr
