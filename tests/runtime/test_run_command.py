@@ -319,3 +319,27 @@ def test_character_data_are_the_source_bytes(tmp_path, encoding, ichar):
     word = "h\u00e9llo".encode(encoding)
     pad = b" " * (8 - len(word))
     assert out.stdout == b" " + word + pad + f"{ichar:>12d}{8:>12d}\n".encode() + word + pad + b"|\n"
+
+
+def test_routines_outside_the_program_are_one_error_naming_every_call(tmp_path):
+    path = tmp_path / "miss.f"
+    path.write_text("      PROGRAM MISS\n      DOUBLE PRECISION T, WTIME\n      CALL WTIME(T)\n"
+                    "      T = T + DNRM(3)\n      DO 5 I = 1, 2\n      IF (I .GT. 1) CALL WTIME(T)\n"
+                    "    5 CONTINUE\n      PRINT *, T\n      END\n")
+    out = cli("run", str(path), "-np", "2")
+    assert out.returncode == 2 and out.stdout == ""
+    assert (f"{path}:3: routines outside the program are outside the runtime's subset: "
+            f"DNRM (called at {path}:4); WTIME (called at {path}:3, {path}:6)") in out.stderr
+    assert out.stderr.count("\n") == 1
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+def test_functions_writing_their_arguments_and_extensions_verify():
+    from pathlib import Path
+
+    calls = Path(__file__).resolve().parents[1] / "programs" / "calls"
+    for name in ("by_reference.f", "scalar_intrinsics.f"):
+        out = cli("run", str(calls / name), "-np", "3", "--verify")
+        assert out.returncode == 0, out.stderr
+        assert "same results as gfortran" in out.stderr

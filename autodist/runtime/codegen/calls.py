@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from ... import ir
 from ...errors import UnsupportedError
+from ..fortran.extensions import ROUTINES
 from . import intrinsic_code as ic
 from .facts import unsupported
 
@@ -20,12 +21,17 @@ class Calls:
     def call(self, s: ir.Call) -> None:
         em = self.em
         callee = self.facts.units.get(s.name)
-        if callee is None or callee.kind != "subroutine":
-            raise unsupported(f"CALL {s.name} (not a subroutine of the program)", s.span)
-        args, writeback = self.actuals(s.name, callee, s.args, s.span)
-        self.store_commons()
         r = em.fresh("res")
-        call = f"{r} = _U[{s.name!r}](_rt{''.join(', ' + a for a in args)})"
+        if callee is None and s.name in ROUTINES and not ROUTINES[s.name].function:
+            code, writeback = self.extension(s.name, s.args, s.span)
+            call = f"{r} = {code}"
+            self.store_commons()
+        elif callee is None or callee.kind != "subroutine":
+            raise unsupported(f"CALL {s.name} (not a subroutine of the program)", s.span)
+        else:
+            args, writeback = self.actuals(s.name, callee, s.args, s.span)
+            self.store_commons()
+            call = f"{r} = _U[{s.name!r}](_rt{''.join(', ' + a for a in args)})"
         if s.span.first in self.call_lines:
             em(f"with _rt.call_phase(_f, {s.span.first}):")
             with em.indent():
@@ -68,6 +74,70 @@ class Calls:
             if k in modified and (isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.scalar_var(a.name))):
                 writeback.append((k + offset, a))
         return out, writeback
+
+    def extension(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span
+                  ) -> tuple[str, list[tuple[int, ir.Expr]]]:
+        """The call of a gfortran extension routine (:mod:`~autodist.runtime.fortran.extensions`)
+        and the arguments to store back (at their positions in its result)."""
+        rt = ROUTINES[name]
+        lo, hi = rt.nargs
+        if not lo <= len(args) <= hi:
+            raise UnsupportedError(f"{name} takes {lo}..{hi} argument(s), {len(args)} given", span.file, span.first)
+        codes, kinds, writeback = [], [], []
+        offset = 1 if rt.function else 0
+        for k, a in enumerate(self.by_position(name, rt.keywords, args, span)):
+            if a is None:
+                codes.append("None")
+                kinds.append("none")
+                continue
+            if k in rt.arrays:
+                if not (isinstance(a, ir.Name) and self.is_array(a.name)):
+                    raise unsupported(f"argument {k + 1} of {name} other than a whole array", span)
+                codes.append(f"a_{a.name}")
+                kinds.append("array")
+                continue
+            if isinstance(a, ir.Name) and self.is_array(a.name):
+                raise unsupported(f"array {a.name} as argument {k + 1} of {name}", span)
+            c, t, _ = self.ex.expr(a)
+            codes.append(c)
+            kinds.append(f"s{t.size}" if t.base == "character" else ic.io_kind(t))
+            if k in rt.writes:
+                if not (isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.scalar_var(a.name))):
+                    raise unsupported(f"argument {k + 1} of {name} other than a variable", span)
+                writeback.append((k + offset, a))
+        call = f"_rt.ext.call({name!r}, {tuple(kinds)!r}{''.join(', ' + c for c in codes)})"
+        return call, writeback
+
+    def by_position(self, name: str, keywords: tuple[str, ...], args: tuple[ir.Expr, ...], span: ir.Span
+                    ) -> list[ir.Expr | None]:
+        """``args`` at their dummies' positions: keyword arguments ``KEY = variable``
+        placed by name, omitted ones None."""
+        out: list[ir.Expr | None] = []
+        for a in args:
+            text = a.text if isinstance(a, ir.OpaqueExpr) else None
+            if text is None or "=" not in text:
+                if len(out) > sum(x is not None for x in out):
+                    raise unsupported(f"a positional argument of {name} after a keyword argument", span)
+                out.append(a)
+                continue
+            key, _, value = (p.strip().upper() for p in text.partition("="))
+            if key not in keywords or not value.isidentifier() or self.sym(value) is None:
+                raise unsupported(f"argument {text!r} of {name}", span)
+            k = keywords.index(key)
+            out.extend([None] * (k + 1 - len(out)))
+            out[k] = ir.Name(value)
+        return out
+
+    def stored_in_expression(self, code: str, target: ir.Expr) -> str:
+        """An expression storing ``code`` into ``target`` (a variable, COMMON
+        too, or an array element), for a function that writes its arguments."""
+        if isinstance(target, ir.Name):
+            slot = next(((blk, k) for m, blk, k in self.common_scalars if m == target.name), None)
+            store = f"(v_{target.name} := {code})"
+            return store if slot is None else f"{slot[0]}.__setitem__({slot[1]}, {store})"
+        assert isinstance(target, ir.Index)
+        subs = ", ".join(self.ex.int_expr(x) for x in target.subscripts)
+        return f"a_{target.name}.s({code}, {subs})"
 
     def store_result(self, code: str, target: ir.Expr) -> None:
         if isinstance(target, ir.Name):

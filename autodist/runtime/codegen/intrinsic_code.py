@@ -18,7 +18,7 @@ import re
 from ... import ir
 from ...errors import UnsupportedError
 from ...frontend.intrinsics import INTRINSICS, result_type, widest
-from ..fortran.intrinsics import ELEMENTARY, SPECIFIC, f32_const, powi_chain
+from ..fortran.intrinsics import ELEMENTARY, EXTRA_ELEMENTARY, SPECIFIC, f32_const, powi_chain
 
 
 # --------------------------------------------------------------------------- types and conversions
@@ -143,6 +143,49 @@ _SCALAR_ONLY: dict[str, tuple[str, ir.Type | None]] = {
 }
 
 
+#: Fortran 90 and GNU intrinsics on scalars: code template, result type (None: the generic rule).
+_SCALAR_ONLY.update({
+    "IACHAR": ("ichar({0})", INTEGER), "ACHAR": ("chr({0})", None), "LEN_TRIM": ("len({0}.rstrip(' '))", INTEGER),
+    "TRIM": ("{0}.rstrip(' ')", None), "ADJUSTL": ("adjustl({0})", None), "ADJUSTR": ("adjustr({0})", None),
+    "REPEAT": ("({0} * {1})", None), "SCAN": ("scan_({0}, {1})", INTEGER), "VERIFY": ("verify_({0}, {1})", INTEGER),
+    "ISNAN": ("({0} != {0})", LOGICAL), "IBITS": ("ibits({0}, {1}, {2})", None),
+    "XOR": ("({0} ^ {1})", None), "AND": ("({0} & {1})", None), "OR": ("({0} | {1})", None),
+    "MERGE": ("({0} if {2} else {1})", None), "EXPONENT": ("exponent({0})", INTEGER),
+    "FRACTION": ("fraction({0})", None), "SCALE": ("scale({0}, {1})", None), "NEAREST": ("nearest({0}, {1})", None),
+    "IARGC": ("0", INTEGER),
+})
+
+#: Inquiries answered from the argument's kind alone: kind code -> value.
+_MODEL: dict[str, dict[str, object]] = {
+    "HUGE": {"i": "2147483647", "i8": "9223372036854775807", "r4": "F4(3.4028234663852886e+38)",
+             "r8": "1.7976931348623157e+308"},
+    "TINY": {"r4": "F4(1.1754943508222875e-38)", "r8": "2.2250738585072014e-308"},
+    "EPSILON": {"r4": "F4(1.1920928955078125e-07)", "r8": "2.220446049250313e-16"},
+    "DIGITS": {"i": "31", "i8": "63", "r4": "24", "r8": "53"},
+    "RADIX": {"i": "2", "i8": "2", "r4": "2", "r8": "2"},
+    "PRECISION": {"r4": "6", "r8": "15", "c8": "6", "c16": "15"},
+    "RANGE": {"i": "9", "i8": "18", "r4": "37", "r8": "307", "c8": "37", "c16": "307"},
+    "MAXEXPONENT": {"r4": "128", "r8": "1024"},
+    "MINEXPONENT": {"r4": "-125", "r8": "-1021"},
+    "BIT_SIZE": {"i": "32", "i8": "64"},
+    "KIND": {"i": "4", "i8": "8", "r4": "4", "r8": "8", "c8": "4", "c16": "8", "l": "4", "s": "1"},
+}
+
+#: Intrinsics :func:`call_code` writes for scalar operands only (a loop that
+#: uses one is not vectorized).
+SCALAR_ONLY = frozenset(_SCALAR_ONLY) | frozenset(_MODEL) | {
+    "MODULO", "CEILING", "FLOOR", "IBSET", "IBCLR", "LSHIFT", "RSHIFT", "REALPART", "SELECTED_INT_KIND"}
+
+
+def vectorizable(name: str) -> bool:
+    """Whether :func:`call_code` writes ``name`` on vector operands too."""
+    return canonical_name(name.upper()) not in SCALAR_ONLY
+
+
+def _int_width(t: ir.Type) -> int:
+    return 64 if t.size == 8 else 32
+
+
 def call_code(name: str, args: list[Arg]) -> tuple[str, ir.Type]:
     """Python code and Fortran result type of the intrinsic reference
     ``name(args)``; raises :class:`UnsupportedError` for an intrinsic the
@@ -157,6 +200,14 @@ def call_code(name: str, args: list[Arg]) -> tuple[str, ir.Type]:
     t = _widest(args)
     codes = [c for c, _, _ in args]
 
+    if g in EXTRA_ELEMENTARY:
+        if k not in ("r4", "r8"):
+            raise UnsupportedError(f"intrinsic {name} of a {rtype} argument is outside the runtime's subset")
+        (x,) = _same(args[:1], rtype)
+        return f"m_{'v' if vec else ''}{EXTRA_ELEMENTARY[g]}{k[1]}({x})", rtype
+    if g == "HYPOT":
+        x, y = _same(args, rtype)
+        return f"m_{'v' if vec else ''}hypot{k[1]}({x}, {y})", rtype
     if g in ELEMENTARY or g == "SQRT":
         (x,) = _same(args[:1], rtype) if kind(rtype) != "i" else _same(args[:1], REAL)
         if k.startswith("c"):
@@ -241,6 +292,31 @@ def call_code(name: str, args: list[Arg]) -> tuple[str, ir.Type]:
         return (f"np.conj({c})" if vec else f"{c}.conjugate()"), rtype
     if vec:
         raise UnsupportedError(f"intrinsic {name} in a vectorized loop is outside the runtime's subset")
+    if g in _MODEL:
+        at = args[0][1]
+        value = _MODEL[g].get(io_kind(at) if kind(at) == "i" else kind(at))
+        if value is None:
+            raise UnsupportedError(f"intrinsic {name} of a {at} argument is outside the runtime's subset")
+        return str(value), rtype if g in ("HUGE", "TINY", "EPSILON") else INTEGER
+    if g in ("MODULO", "MERGE"):
+        codes = _same(args[:2], t) + codes[2:]
+    if g in ("CEILING", "FLOOR"):
+        (c, at, _), = args
+        return f"to_int({c}, math.{'ceil' if g == 'CEILING' else 'floor'})", INTEGER
+    if g == "MODULO":
+        return f"modulo({codes[0]}, {codes[1]})", rtype
+    if g in ("IBSET", "IBCLR"):
+        w = _int_width(rtype)
+        op = "|" if g == "IBSET" else "& ~"
+        return f"i{w // 8}({codes[0]} {op} (1 << {codes[1]}))", rtype
+    if g in ("LSHIFT", "RSHIFT"):
+        sign = "" if g == "LSHIFT" else "-"
+        return f"ishift({codes[0]}, {sign}({codes[1]}), {_int_width(rtype)})", rtype
+    if g == "REALPART":
+        (c, at, _), = args
+        return convert(c, at, rtype, False), rtype
+    if g == "SELECTED_INT_KIND":
+        return f"next((k for r, k in ((2, 1), (4, 2), (9, 4), (18, 8), (38, 16)) if {codes[0]} <= r), -1)", INTEGER
     if g in _SCALAR_ONLY:
         template, fixed = _SCALAR_ONLY[g]
         return template.format(*codes, g=g), fixed or rtype

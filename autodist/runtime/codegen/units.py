@@ -47,6 +47,7 @@ from ...hpf.parse import parse_directive
 from . import intrinsic_code as ic
 from .calls import Calls
 from .emitter import Code, Emitter, ExprGen
+from ..fortran.extensions import ROUTINES
 from .facts import ProgramFacts, unsupported
 from .io_code import InputOutput
 from .scan import labels_in, scalar_names
@@ -498,13 +499,20 @@ class _SeqExpr(ExprGen):
 
     def external(self, e: ir.FuncRef) -> Code:
         callee = self.facts.units.get(e.name)
-        if callee is None or callee.kind != "function":
+        if callee is None and e.name in ROUTINES and ROUTINES[e.name].function:
+            call, writeback = self.tr.extension(e.name, e.args, self.span)  # type: ignore[arg-type]
+        elif callee is None or callee.kind != "function":
             raise unsupported(f"a reference to function {e.name} (not a FUNCTION of the program)", self.span)
-        if self.facts.modified.get(e.name):
-            raise unsupported(f"function {e.name}, which modifies its arguments", self.span)
-        args, _ = self.tr.actuals(e.name, callee, e.args, self.span)  # type: ignore[arg-type]
-        t = callee.result_type or self.type_of_name(e.name)
-        return (f"_U[{e.name!r}](_rt{''.join(', ' + a for a in args)})[0]", t, False)
+        else:
+            args, writeback = self.tr.actuals(e.name, callee, e.args, self.span)  # type: ignore[arg-type]
+            call = f"_U[{e.name!r}](_rt{''.join(', ' + a for a in args)})"
+        t = self.type_of_name(e.name) if callee is None else callee.result_type or self.type_of_name(e.name)
+        if not writeback:
+            return (f"{call}[0]", t, False)
+        # the arguments it writes are stored in order, inside the expression
+        r = self.em.fresh("fr")
+        stores = "".join(f", {self.tr.stored_in_expression(f'{r}[{k}]', a)}" for k, a in writeback)
+        return (f"(({r} := {call}){stores}, {r}[0])[-1]", t, False)
 
 
 def translate_unit(unit: ir.Unit, facts: ProgramFacts, phase_lines: set[int] = frozenset(),

@@ -37,6 +37,7 @@ from typing import Iterator
 from ... import ir
 from ...analysis.model import LoopInfo, Phase, RefPattern
 from ...analysis.scalars import reduction_form
+from . import intrinsic_code as ic
 from .facts import ProgramFacts
 from .scan import scalar_names
 
@@ -232,6 +233,8 @@ def _check_expr(e: ir.Expr, unit: ir.Unit, facts: ProgramFacts) -> None:
     for x in e.walk():
         if isinstance(x, ir.FuncRef) and x.kind not in ("intrinsic", "statement"):
             raise _NotFast(f"reference to function {x.name}")
+        if isinstance(x, ir.FuncRef) and x.kind == "intrinsic" and not ic.vectorizable(x.name):
+            raise _NotFast(f"intrinsic {x.name} on scalars only")
         if isinstance(x, ir.FuncRef) and x.kind == "statement":
             sf = next((s for s in unit.stmt_functions if s.name == x.name), None)
             if sf is None:

@@ -130,6 +130,29 @@ for _b in ("atan2", "pow"):
     LIBM["v" + _b + "4"] = _vector(LIBM[_b + "4"], np.float32, 2)
     LIBM["v" + _b + "8"] = _vector(LIBM[_b + "8"], np.float64, 2)
 LIBM["sqrt8"] = _double("sqrt")
+
+#: The elementary functions gfortran adds (Fortran 2008 and GNU extensions):
+#: generic name -> libm base name.  Called straight from libm in both
+#: precisions (Python's ``math.gamma`` and ``math.lgamma`` are its own code).
+EXTRA_ELEMENTARY = {
+    "ERF": "erf", "ERFC": "erfc", "GAMMA": "tgamma", "LGAMMA": "lgamma", "ASINH": "asinh",
+    "ACOSH": "acosh", "ATANH": "atanh", "BESJ0": "j0", "BESJ1": "j1", "BESY0": "y0", "BESY1": "y1",
+}
+SPECIFIC.update({
+    "DERF": "ERF", "DERFC": "ERFC", "DGAMMA": "GAMMA", "LOG_GAMMA": "LGAMMA", "ALGAMA": "LGAMMA",
+    "DLGAMA": "LGAMMA", "DASINH": "ASINH", "DACOSH": "ACOSH", "DATANH": "ATANH", "DBESJ0": "BESJ0",
+    "DBESJ1": "BESJ1", "DBESY0": "BESY0", "DBESY1": "BESY1", "IMAG": "AIMAG", "IMAGPART": "AIMAG",
+    "DFLOAT": "DBLE", "LNBLNK": "LEN_TRIM",
+})
+for _b in EXTRA_ELEMENTARY.values():
+    LIBM[_b + "4"] = _single(_b + "f")
+    LIBM[_b + "8"] = _cfun(_b, ctypes.c_double, 1)
+    LIBM["v" + _b + "4"] = _vector(LIBM[_b + "4"], np.float32)
+    LIBM["v" + _b + "8"] = _vector(LIBM[_b + "8"], np.float64)
+LIBM["hypot4"] = _single("hypotf", 2)
+LIBM["hypot8"] = _cfun("hypot", ctypes.c_double, 2)
+LIBM["vhypot4"] = _vector(LIBM["hypot4"], np.float32, 2)
+LIBM["vhypot8"] = _vector(LIBM["hypot8"], np.float64, 2)
 _hypotf = _single("hypotf", 2)
 
 # --------------------------------------------------------------------------- helpers
@@ -397,6 +420,72 @@ def btest(i, pos) -> bool:
     return bool((int(i) >> int(pos)) & 1)
 
 
+def modulo(a, p):
+    """``MODULO``: ``a - FLOOR(a/p)*p`` (the sign of ``p``); for reals C's
+    ``fmod`` corrected by ``p`` when the signs differ, as gfortran computes it."""
+    if isinstance(a, int):
+        if p == 0:
+            raise RuntimeFault("MODULO with a zero second argument")
+        return a % p
+    r = rmod(a, p)
+    if r != 0 and (r < 0) != (p < 0):
+        r = r + p
+    return r
+
+
+def ibits(i: int, pos: int, n: int) -> int:
+    return (int(i) >> int(pos)) & ((1 << int(n)) - 1)
+
+
+def ishift(i: int, n: int, bits: int) -> int:
+    """``LSHIFT``/``RSHIFT`` (gfortran: arithmetic right shift) of a ``bits``-wide integer."""
+    n = int(n)
+    if n >= 0:
+        v = int(i) << n
+        v &= (1 << bits) - 1
+        return v - (1 << bits) if v >> (bits - 1) else v
+    return int(i) >> -n
+
+
+def scan_(s: str, chars: str) -> int:
+    return next((k + 1 for k, c in enumerate(s) if c in chars), 0)
+
+
+def verify_(s: str, chars: str) -> int:
+    return next((k + 1 for k, c in enumerate(s) if c not in chars), 0)
+
+
+def adjustl(s: str) -> str:
+    return s.lstrip(" ").ljust(len(s))
+
+
+def adjustr(s: str) -> str:
+    return s.rstrip(" ").rjust(len(s))
+
+
+def exponent(x) -> int:
+    return math.frexp(float(x))[1] if x != 0 and math.isfinite(float(x)) else 0
+
+
+def fraction(x):
+    return type(x)(math.frexp(float(x))[0]) if x != 0 else x
+
+
+def scale(x, i: int):
+    return type(x)(math.ldexp(float(x), int(i)))
+
+
+def nearest(x, s):
+    return type(x)(np.nextafter(x, type(x)(math.copysign(math.inf, float(s)))))
+
+
+def to_int(x, rounding: Callable) -> int:
+    """``CEILING``/``FLOOR``: ``rounding`` of ``x``; a fault for what no INTEGER holds."""
+    if not math.isfinite(float(x)):
+        raise RuntimeFault(f"{float(x)} has no INTEGER value")
+    return int(rounding(x))
+
+
 HELPERS: dict[str, object] = {
     "np": np, "math": math, "F4": F4, "C8": C8,
     "idiv": idiv, "vidiv": vidiv, "vidivk": vidivk, "imod": imod, "vimod": vimod, "rmod": rmod,
@@ -404,6 +493,9 @@ HELPERS: dict[str, object] = {
     "nint": nint, "vnint": vnint, "anint": anint, "aint": aint, "vint": vint,
     "rsign": rsign, "isign": isign, "dim": dim, "ddiv": ddiv, "cabs4": cabs4,
     "ichar": ichar, "index_": index_, "ishft": ishft, "btest": btest,
+    "modulo": modulo, "ibits": ibits, "ishift": ishift, "scan_": scan_, "verify_": verify_,
+    "adjustl": adjustl, "adjustr": adjustr, "exponent": exponent, "fraction": fraction, "scale": scale,
+    "nearest": nearest, "to_int": to_int,
     "LGE": lexical("LGE"), "LGT": lexical("LGT"), "LLE": lexical("LLE"), "LLT": lexical("LLT"),
     **{"m_" + k: v for k, v in LIBM.items()},
 }

@@ -42,6 +42,7 @@ from ...errors import STAGE_ATTRIBUTE, AutodistError, RuntimeFault, UnsupportedE
 from ...hpf.resolve import UnitMapping, apply_executable, resolve_unit
 from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
+from ..fortran.extensions import ROUTINES, Extensions
 from ..codegen import intrinsic_code as ic
 from .arrays import Comms, ElementRef, RtArray
 from .io import UnitIo
@@ -130,6 +131,7 @@ class Executor(UnitIo):
         self.remap_log: dict[str, tuple[str, int, str, str, str]] = {}
         self.predicted: dict[str, list[int]] = {}  # phase region -> elements each rank must receive
         self.executions: dict[str, int] = {}  # region -> times it ran
+        self.ext = _extensions(self)
         self._translate(translations)
         from .planner import Planner
 
@@ -461,6 +463,43 @@ class Executor(UnitIo):
 # --------------------------------------------------------------------------- helpers
 
 
+def _check_routines(program: ir.Program) -> None:
+    """One error naming every routine the program calls that is neither one of
+    its units nor a runtime extension, with every place it is called."""
+    units = {u.name for u in program.units}
+    missing: dict[str, list[str]] = {}
+    for u in program.units:
+        for s in ir.walk(u.body):
+            names = [s.name] if isinstance(s, ir.Call) else []
+            names += [x.name for e in s.exprs() for x in e.walk()
+                      if isinstance(x, ir.FuncRef) and x.kind == "external"]
+            for n in names:
+                if n not in units and n not in ROUTINES:
+                    missing.setdefault(n, []).append(f"{s.span.file}:{s.span.first}")
+    if missing:
+        first = next(iter(missing.values()))[0].rsplit(":", 1)
+        listed = "; ".join(f"{n} (called at {', '.join(dict.fromkeys(w))})" for n, w in sorted(missing.items()))
+        raise UnsupportedError(f"routines outside the program are outside the runtime's subset: {listed}",
+                               first[0], int(first[1]))
+
+
+def _extensions(ex: Executor) -> Extensions:
+    """The extension routines of a run: timers read rank 0's clock (from the
+    executor's creation) and every rank gets that reading (a broadcast), so
+    control flow that depends on a time is the same on every rank."""
+    import datetime
+
+    comm, start = ex.comms.comm, time.perf_counter()
+
+    def shared(read):
+        return lambda: comm.bcast(read() if ex.rank == 0 else None, root=0) if ex.nprocs > 1 else read()
+
+    return Extensions(shared(lambda: time.perf_counter() - start),
+                      shared(lambda: datetime.datetime.now().astimezone()),
+                      lambda: ex.out.flush(), ex.program.files[0] if ex.program.files else "")
+
+
+
 def phase_lines(analysis: ProgramAnalysis, unit: str, kind: str = "loop") -> set[int]:
     """First lines of the loop (or call) phases of ``unit``."""
     return {ph.span.first for ph in analysis.procedure(unit).phases if ph.kind == kind}
@@ -474,6 +513,7 @@ def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument
     if program.main is None:
         raise UnsupportedError("the program has no main program unit",
                                program.files[0] if program.files else None)
+    _check_routines(program)
     return {u.name: translate_unit(u, facts, phase_lines(analysis, u.name), instrument,
                                    phase_lines(analysis, u.name, "call"))
             for u in program.units if u.kind != "blockdata"}

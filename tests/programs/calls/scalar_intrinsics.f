@@ -1,0 +1,42 @@
+      PROGRAM F90I
+      INTEGER I, J, K
+      REAL X, Y
+      DOUBLE PRECISION D, E
+      CHARACTER*8 S
+      COMPLEX Z
+      LOGICAL L
+      COMMON /INP/ D, X, I, J, Z
+      S = '  ab c'
+      PRINT *, MODULO(I, J), MODULO(7, -3), MODULO(X, 2.0)
+      PRINT *, MODULO(-D, 0.5D0)
+      PRINT *, CEILING(X), FLOOR(X), CEILING(D), FLOOR(-D)
+      PRINT *, DFLOAT(I), IACHAR('A'), ACHAR(66), LEN_TRIM(S), LNBLNK(S)
+      PRINT *, '[', TRIM(S), ']', '[', ADJUSTL(S), ']'
+      PRINT *, '[', ADJUSTR(S), ']'
+      PRINT *, REPEAT('xy', 3), SCAN(S, 'bc'), VERIFY(S, ' a')
+      PRINT *, HUGE(I), HUGE(X), HUGE(D), TINY(X), TINY(D)
+      PRINT *, EPSILON(X), EPSILON(D), DIGITS(I), DIGITS(X), DIGITS(D)
+      PRINT *, RADIX(X), PRECISION(X), PRECISION(D), RANGE(I), RANGE(D)
+      PRINT *, MAXEXPONENT(X), MINEXPONENT(D), BIT_SIZE(I), KIND(D)
+      PRINT *, IBSET(0, 31), IBCLR(-1, 0), IBITS(-1, 4, 7), XOR(12, 10)
+      PRINT *, AND(12, 10), OR(12, 10), LSHIFT(1, 31), RSHIFT(-16, 2)
+      PRINT *, IMAG(Z), REALPART(Z), IMAGPART(Z), MERGE(I, J, X .LT. 0)
+      PRINT *, EXPONENT(X), FRACTION(X), SCALE(D, 3), NEAREST(1.0, -1.0)
+      PRINT *, ERF(-X), ERFC(X), GAMMA(-X*X), LGAMMA(X+J), ALGAMA(-X)
+      PRINT *, DERF(D), DERFC(D), DGAMMA(D), DLGAMA(D), LOG_GAMMA(D)
+      PRINT *, ASINH(X), ACOSH(-X), ATANH(X/8), HYPOT(X, 4.5)
+      PRINT *, DASINH(D), DACOSH(D), DATANH(D/3), HYPOT(D, D)
+      PRINT *, BESJ0(X), BESJ1(X), BESY0(-X), BESY1(D), DBESJ0(D)
+      PRINT *, SELECTED_INT_KIND(5), SELECTED_INT_KIND(12), IARGC()
+      L = ISNAN(X)
+      E = 0D0
+      PRINT *, L, ISNAN(E / E)
+      END
+      BLOCK DATA INPUTS
+      INTEGER I, J
+      REAL X
+      DOUBLE PRECISION D
+      COMPLEX Z
+      COMMON /INP/ D, X, I, J, Z
+      DATA I, J, X, D, Z /-7, 3, -2.5, 1.75D0, (1.5, -2.0)/
+      END
