@@ -200,7 +200,10 @@ def _solve_highs(problem: pulp.LpProblem, time_limit: float, rel_gap: float) -> 
     import highspy
 
     _quiet_highs_banner()
-    backend = pulp.HiGHS(msg=False, timeLimit=time_limit, gapRel=rel_gap, gapAbs=1e-9)
+    # one thread: HiGHS's worker pool does not survive a fork, so a process that had
+    # solved with it and then forked (a test harness, a multiprocessing pool) hung
+    # in the child's first solve; one thread also makes every solve deterministic
+    backend = pulp.HiGHS(msg=False, timeLimit=time_limit, gapRel=rel_gap, gapAbs=1e-9, threads=1)
     start = time.perf_counter()
     try:
         problem.solve(backend)

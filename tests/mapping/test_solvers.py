@@ -128,3 +128,32 @@ def test_bad_time_limit():
 
 def test_solver_name_is_case_insensitive():
     assert pick_solver(SOLVERS[0].lower()) == SOLVERS[0]
+
+
+@pytest.mark.skipif("HiGHS" not in SOLVERS, reason="HiGHS is not installed")
+def test_a_forked_child_solves_after_its_parent_did():
+    # HiGHS's thread pool does not survive fork(): a child's first solve spun forever
+    # (annotate hung in the hostile-input harness, which forks the test process)
+    import os
+    import time
+
+    prob, *_ = knapsack()
+    assert solve(prob, time_limit=30, solver="HiGHS").status == "optimal"
+    pid = os.fork()
+    if pid == 0:  # the child: never returns
+        code = 1
+        try:
+            child, *_ = knapsack()
+            code = 0 if solve(child, time_limit=30, solver="HiGHS").status == "optimal" else 1
+        finally:
+            os._exit(code)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            assert os.waitstatus_to_exitcode(status) == 0
+            return
+        time.sleep(0.05)
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+    raise AssertionError("the forked child's solve did not finish in 60 s")
