@@ -9,14 +9,17 @@ statement functions and EXTERNAL names.  Constructs that are not modelled
 
 from __future__ import annotations
 
+import math
 from typing import Protocol
+
+import numpy as np
 
 from fparser.two import Fortran2003 as F
 from fparser.two.utils import BinaryOpBase, UnaryOpBase
 
 from ..errors import FortranError
 from ..ir import LOGICAL, BinOp, Const, Expr, ImpliedDo, OpaqueExpr, Substring, Type, UnOp
-from .fold import fold, make
+from .fold import fold, make, rounded
 
 _OPS = {
     "+": "+", "-": "-", "*": "*", "/": "/", "**": "**", "//": "//",
@@ -63,7 +66,11 @@ def literal(node) -> Const | None:
     if isinstance(node, (F.Real_Literal_Constant, F.Signed_Real_Literal_Constant)):
         text = node.items[0].upper()
         size = 8 if "D" in text else _kind_size(node.items[1], 4)
-        return Const(float(text.replace("D", "E")), Type("real", size))
+        value = float(text.replace("D", "E").replace("Q", "E"))
+        if not math.isfinite(rounded(value, size)):  # gfortran: "Real constant overflows its kind"
+            largest = float(np.finfo(np.float32 if size == 4 else np.float64).max)
+            raise FortranError(f"the real constant {node.items[0]} overflows REAL*{size} (at most {largest:.7g})")
+        return Const(value, Type("real", size))
     if isinstance(node, F.Char_Literal_Constant):
         raw = node.items[0]
         quote = raw[0]

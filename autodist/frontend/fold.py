@@ -30,10 +30,18 @@ _INT_LIMIT = {1: 2**7, 2: 2**15, 4: 2**31, 8: 2**63}
 _EXACT = ("integer", "logical", "character")
 
 
+def rounded(value: float, size: int) -> float:
+    """``value`` rounded to REAL*``size`` (infinite where it overflows that kind)."""
+    if size != 4:
+        return float(value)
+    with np.errstate(over="ignore"):
+        return float(np.float32(value))
+
+
 def _real(value: float, size: int) -> float | None:
     if isinstance(value, complex):
         value = value.real
-    f = float(np.float32(value)) if size == 4 else float(value)
+    f = rounded(value, size)
     return f if math.isfinite(f) else None
 
 

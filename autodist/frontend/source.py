@@ -78,12 +78,18 @@ def as_source_text(text: str) -> str:
     return text.encode("utf-8", "surrogateescape").decode(SOURCE_CODEC)
 
 
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
 def readable(text: str) -> str:
-    """Source text shown to a user: its bytes as UTF-8 where they are UTF-8."""
+    """Source text shown to a user: its bytes as UTF-8 where they are UTF-8, and control
+    characters (a form feed, an escape) written as ``\\x0c`` so that a message stays one
+    visible line."""
     try:
-        return text.encode(SOURCE_CODEC).decode("utf-8")
+        text = text.encode(SOURCE_CODEC).decode("utf-8")
     except (UnicodeEncodeError, UnicodeDecodeError):
-        return text
+        pass
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")

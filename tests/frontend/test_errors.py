@@ -127,3 +127,33 @@ def test_an_integer_constant_too_big_for_its_kind_is_refused_at_its_line():
     assert error_of(text) == ("t.f:4: the integer constant 999999999999999999999 is too big for INTEGER*4 "
                               "(at most 2147483647)")
     assert error_of("      PROGRAM P\n      PARAMETER (M = 2147483648)\n      END\n").startswith("t.f:2: the integer")
+
+
+@pytest.mark.parametrize("literal, kind", [("1E39", "REAL*4"), ("-1E308", "REAL*4"), ("1D309", "REAL*8")])
+def test_a_real_constant_that_overflows_its_kind_is_refused_at_its_line(literal, kind):
+    # gfortran: "Real constant overflows its kind"; a DO step of -1E308 once reached the
+    # runtime as an infinite step
+    text = f"      PROGRAM P\n      INTEGER J\n      X = {literal}\n      DO 6 J = 10, 1, -1\n    6 CONTINUE\n      END\n"
+    assert error_of(text).startswith(f"t.f:3: the real constant {literal.lstrip('-')} overflows {kind}")
+    assert error_of("      PROGRAM P\n      X = 3.4E38\n      Y = 3.5E38\n      END\n").startswith("t.f:3: the real")
+
+
+def test_a_control_character_in_a_statement_is_shown_escaped_in_the_one_line_message():
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    text = "      PROGRAM P\n      CALL F\x1bOO(X)\n      END\n"
+    with pytest.raises(FortranError) as info:
+        read_text(text, "t.f")
+    assert "\x1b" in str(info.value)
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "t.f")
+        with open(path, "w") as f:
+            f.write(text)
+        done = subprocess.run([sys.executable, "-m", "autodist.cli", "analyze", path],
+                              capture_output=True, text=True)
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "\x1b" not in done.stderr
+    assert done.stderr.endswith("t.f:2: invalid statement: CALL F\\x1bOO(X)\n")
