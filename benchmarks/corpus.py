@@ -1,15 +1,20 @@
 """Coverage of real programs: `analyze` and `annotate` over every program of a folder.
 
-    python benchmarks/corpus.py DIR [--timeout 60] [--procs 16] [--machine NAME] [--build] [--json FILE]
+    python benchmarks/corpus.py DIR [--timeout 60] [--procs 16] [--machine NAME] [--build]
+                                    [--run NP] [--json FILE]
 
 A program is each subfolder of DIR (all its Fortran files, INCLUDE files found
 next to them) or each Fortran file directly in DIR.  For each program, in a
 fresh process with a time limit, `autodist analyze` and then `autodist annotate
 -o TMPDIR` run as a user runs them; with --build, the annotated program is
-compiled with gfortran (-std=legacy) to check it still builds.  Printed per
-program: the outcome of each step (ok, refused = a one-line error and exit 2,
-INTERNAL = exit 3, timeout), the seconds, and the first line of the message;
-then the totals.  Keep the corpus itself outside the repository.
+compiled with gfortran (-std=legacy) to check it still builds; with --run NP,
+`autodist run -np NP --verify` executes the program on NP ranks and compares it
+with the gfortran-compiled original (a file named `stdin` in the program's folder
+is its standard input, else it reads an empty one).  Printed per program: the
+outcome of each step (ok, refused = a one-line error and exit 2, INTERNAL =
+exit 3, timeout; for run also WRONG = a result other than gfortran's), the
+seconds, and the first line of the message; then the totals.  Keep the corpus
+itself outside the repository.
 """
 
 from __future__ import annotations
@@ -60,19 +65,31 @@ def _message(stderr: str) -> str:
     return text.replace("autodist: error: ", "")[:200]
 
 
-def _run(cmd: list[str], timeout: float, cwd: str | None = None) -> Step:
+def _run(cmd: list[str], timeout: float, cwd: str | None = None, stdin: Path | None = None,
+         outcomes: dict[int, str] = OUTCOMES) -> Step:
     t0 = time.perf_counter()
     try:
-        done = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, cwd=cwd)
+        with open(stdin if stdin is not None else "/dev/null", "rb") as given:
+            done = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, cwd=cwd,
+                                  stdin=given)
     except subprocess.TimeoutExpired:
         return Step("timeout", time.perf_counter() - t0, f"no answer in {timeout:g} s")
     seconds = time.perf_counter() - t0
-    outcome = OUTCOMES.get(done.returncode, f"exit {done.returncode}")
+    outcome = outcomes.get(done.returncode, f"exit {done.returncode}")
     return Step(outcome, seconds, "" if outcome == "ok" else _message(done.stderr))
 
 
+STEPS = ("analyze", "annotate", "build", "run")
+RUN_OUTCOMES = {0: "ok", 1: "WRONG", 2: "refused", 3: "INTERNAL"}
+
+
+def _verify_message(stderr: str) -> str:
+    lines = [l for l in stderr.splitlines() if "verify" in l and "same results" not in l]
+    return (lines[0] if lines else _message(stderr)).replace("autodist: ", "")[:200]
+
+
 def _includes(files: list[str]) -> list[str]:
-    return [f"-I{d}" for d in sorted({str(Path(f).parent) for f in files})]
+    return [f"-I{d}" for d in sorted({str(Path(f).parent.resolve()) for f in files})]
 
 
 def check(prog: Program, args) -> None:
@@ -87,11 +104,26 @@ def check(prog: Program, args) -> None:
         out.mkdir()
         prog.steps["annotate"] = _run([*autodist, "annotate", *common, "--procs", str(args.procs), *prog.files,
                                        "-o", str(out)], args.timeout)
-        if not args.build or prog.steps["annotate"].outcome != "ok" or shutil.which("gfortran") is None:
+        if prog.steps["annotate"].outcome != "ok":
             return
         written = {Path(f).name: out / Path(f).name for f in prog.files}
         sources = [str(written[Path(f).name]) if written[Path(f).name].exists() else f for f in prog.files]
-        prog.steps["build"] = _run(["gfortran", "-std=legacy", "-w", "-c", *inc, *sources], args.timeout, cwd=tmp)
+        if args.build and shutil.which("gfortran") is not None:
+            prog.steps["build"] = _run(["gfortran", "-std=legacy", "-w", "-c", *inc, *sources], args.timeout,
+                                       cwd=tmp)
+        if args.run:
+            run(prog, args, autodist, inc, sources)
+
+
+def run(prog: Program, args, autodist: list[str], inc: list[str], sources: list[str]) -> None:
+    """`autodist run --verify` of the annotated program in a scratch folder (the files a
+    program writes land there), its INCLUDE files found in the original folders."""
+    stdin = Path(prog.files[0]).parent / "stdin"
+    with tempfile.TemporaryDirectory(prefix="autodist-corpus-run-") as tmp:
+        prog.steps["run"] = _run(
+            [*autodist, "run", "-q", *inc, "-np", str(args.run), "--verify", "--timeout", f"{args.timeout:g}",
+             *(str(Path(f).resolve()) for f in sources)],
+            args.timeout + 30, cwd=tmp, stdin=stdin if stdin.is_file() else None, outcomes=RUN_OUTCOMES)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -101,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--procs", type=int, default=16, help="processors for annotate (default 16)")
     ap.add_argument("--machine", default="ddt1997", help="machine profile (default ddt1997)")
     ap.add_argument("--build", action="store_true", help="compile the annotated program with gfortran")
+    ap.add_argument("--run", type=int, metavar="NP", help="also run each program on NP ranks with --verify")
     ap.add_argument("--json", type=Path, help="write the results as JSON")
     args = ap.parse_args(argv)
     if not args.dir.is_dir():
@@ -110,14 +143,14 @@ def main(argv: list[str] | None = None) -> int:
     for prog in progs:
         check(prog, args)
         cols = []
-        for name in ("analyze", "annotate", "build"):
+        for name in STEPS:
             st = prog.steps.get(name)
             cols.append(f"{name} {st.outcome:<8} {st.seconds:6.1f}s" if st else f"{name} {'-':<8} {'':7}")
         why = next((s.message for s in prog.steps.values() if s.message), "")
         print(f"{prog.name:<{width}}  {len(prog.files):3d} file(s)  " + "  ".join(cols) + (f"  {why}" if why else ""),
               flush=True)
     print()
-    for name in ("analyze", "annotate", "build"):
+    for name in STEPS:
         got = [p.steps[name] for p in progs if name in p.steps]
         if not got:
             continue
