@@ -31,6 +31,7 @@ F = np.float32
     ([("A", "s"), (5, "i"), ("B", "s")], " A           5 B"),
     ([(0.1, "r8"), (5e-2, "r8")], "  0.10000000000000001        5.0000000000000003E-002"),
     ([(True, "l"), (np.complex64(1 - 2.5j), "c8")], " T            (1.00000000,-2.50000000)"),
+    ([], ""),  # PRINT * with no items: an empty line, as gfortran writes it
 ])
 def test_list_directed_records(items, record):
     assert list_directed(items) == record

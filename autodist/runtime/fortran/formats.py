@@ -192,7 +192,9 @@ def _item_text(value: object, k: str) -> str:
 
 
 def list_directed(items: list[Item]) -> str:
-    """One list-directed output record (without the newline)."""
+    """One list-directed output record (without the newline): empty for an empty list."""
+    if not items:
+        return ""
     out = [" "]
     prev = None
     for value, k in items:

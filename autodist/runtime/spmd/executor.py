@@ -44,6 +44,7 @@ from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
 from ..fortran.extensions import ROUTINES, Extensions
 from ..codegen import intrinsic_code as ic
+from ..comm.storage import storable
 from .arrays import Comms, ElementRef, RtArray
 from .io import UnitIo
 from ..fortran.files import FileTable
@@ -129,6 +130,7 @@ class Executor(UnitIo):
         self.labels: dict[int, str] = {}  # id(RtArray) -> UNIT.NAME for dumps
         self.phase_modes: dict[str, tuple[str, str, tuple[str, ...]]] = {}
         self.remap_log: dict[str, tuple[str, int, str, str, str]] = {}
+        self.kept_replicated: dict[str, str] = {}  # UNIT.ARRAY -> why its directives were not applied
         self.predicted: dict[str, list[int]] = {}  # phase region -> elements each rank must receive
         self.executions: dict[str, int] = {}  # region -> times it ran
         self.ext = _extensions(self)
@@ -217,6 +219,10 @@ class Executor(UnitIo):
         m = self.entry_mappings.get(u.name)
         if m is None or name in m.replicated or name in m.unresolved:
             return None
+        if _is_character(u, name):
+            if name in m.placements:
+                self.kept_replicated[f"{u.name}.{name}"] = "a CHARACTER array: every rank holds it whole"
+            return None
         try:
             return m.layout(name)
         except KeyError:
@@ -252,7 +258,7 @@ class Executor(UnitIo):
                 if name not in arrays:
                     arrays[name] = arr.full()
                 pos = tuple(i - lo for i, (lo, _) in zip(idx, arr.bounds))
-                arrays[name][pos] = val
+                arrays[name][pos] = storable(arr.dtype)(val)
         for name, full in arrays.items():
             self._static_array(u, name).keep_part(full)
 
@@ -345,6 +351,8 @@ class Executor(UnitIo):
         return frame
 
     def _target_layout(self, mapping: UnitMapping, name: str, arr: RtArray, inherits: bool) -> Layout | None:
+        if arr.dtype.kind == "S":  # CHARACTER arrays stay replicated (see _is_character)
+            return None
         if name in mapping.replicated or name in mapping.unresolved or name not in mapping.arrays:
             return None if inherits else replicated(arr.bounds)
         try:
@@ -363,20 +371,26 @@ class Executor(UnitIo):
             base, offset = actual.array, actual.offset
         else:
             raise RuntimeFault(f"{unit.name}: dummy array {dname} received something that is not an array")
+        dtype = sym.type
+        if dtype.base == "character" or base.ftype.base == "character":
+            dtype = _character_dummy(unit, dname, dtype, base.ftype)
         bounds = _dummy_bounds(sym, env, base.size - offset)
         need = 1
         for lo, hi in bounds:
             need *= max(hi - lo + 1, 0)
-        if need > base.size - offset:
-            raise RuntimeFault(f"{unit.name}: dummy {dname}{list(bounds)} is larger than its actual argument {base.label}")
-        if isinstance(actual, RtArray) and bounds == actual.bounds and sym.type == actual.ftype:
+        if isinstance(actual, RtArray) and bounds == actual.bounds and dtype == actual.ftype:
             return actual
-        # sequence association: copy in now, copy out on return
+        # sequence association: copy in now, copy out on return.  A dummy declared
+        # larger than what its actual holds from there on (legacy codes round work
+        # arrays up, as NPB LU's BUTS does) gets the actual's elements and zeros after
+        # them; only the actual's elements go back
+        held = min(need, base.size - offset)
         whole = base.full().reshape(-1, order="F")
-        piece = whole[offset:offset + need].reshape([hi - lo + 1 for lo, hi in bounds], order="F")
-        dummy = RtArray(dname, sym.type, bounds, None, self.comms, label=f"{unit.name}.{dname}")
-        dummy.keep_part(piece.astype(dummy.dtype))
-        frame.copyout.append((dummy, (base, offset, need)))
+        piece = np.zeros(need, whole.dtype)
+        piece[:held] = whole[offset:offset + held]
+        dummy = RtArray(dname, dtype, bounds, None, self.comms, label=f"{unit.name}.{dname}")
+        dummy.keep_part(piece.reshape([hi - lo + 1 for lo, hi in bounds], order="F").astype(dummy.dtype))
+        frame.copyout.append((dummy, (base, offset, held)))
         return dummy
 
     def leave(self, frame: Frame) -> None:
@@ -385,7 +399,11 @@ class Executor(UnitIo):
         for dummy, (base, offset, need) in frame.copyout:
             whole = base.full()
             flat = whole.reshape(-1, order="F")
-            flat[offset:offset + need] = dummy.full().reshape(-1, order="F").astype(base.dtype)
+            given = dummy.full().reshape(-1, order="F")
+            if given.size > need and np.any(given[need:]):
+                raise RuntimeFault(f"{frame.unit.name} wrote into dummy {dummy.name} past the end of its actual "
+                                   f"argument {base.label} ({base.size - offset} element(s) from there on)")
+            flat[offset:offset + need] = given[:need].astype(base.dtype)
             base.keep_part(flat.reshape(whole.shape, order="F"))
 
     def element(self, array: RtArray, index: tuple[int, ...]) -> ElementRef:
@@ -405,7 +423,7 @@ class Executor(UnitIo):
                 old, new = before.layout(name), after.layout(name)
             except KeyError:
                 continue
-            if old != new and new.bounds == arr.bounds:
+            if old != new and new.bounds == arr.bounds and arr.dtype.kind != "S":
                 region = f"remap {frame.unit.name}:{line} {name}"
                 self.remap_log.setdefault(region, (frame.unit.name, line, name, old.distribute_str(),
                                                    new.distribute_str()))
@@ -517,6 +535,26 @@ def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument
     return {u.name: translate_unit(u, facts, phase_lines(analysis, u.name), instrument,
                                    phase_lines(analysis, u.name, "call"))
             for u in program.units if u.kind != "blockdata"}
+
+
+def _is_character(u: ir.Unit, name: str) -> bool:
+    """CHARACTER arrays are replicated whatever the directives say: their
+    elements are strings the runtime reads and writes outside loop phases."""
+    sym = u.symbol(name)
+    return sym is not None and sym.type.base == "character"
+
+
+def _character_dummy(unit: ir.Unit, dname: str, declared: ir.Type, actual: ir.Type) -> ir.Type:
+    """The type of a CHARACTER dummy array: the actual's length for ``CHARACTER*(*)``;
+    another length than the actual's (storage association of characters) is refused."""
+    if declared.base != actual.base:
+        raise RuntimeFault(f"{unit.name}: dummy array {dname} is {declared}, its actual argument is {actual}")
+    if declared.size == 0:
+        return actual
+    if declared.size != actual.size:
+        raise UnsupportedError(f"{unit.name}: dummy array {dname} is {declared}, its actual argument "
+                               f"{actual} (character storage association is outside the runtime's subset)")
+    return declared
 
 
 def _zero(t: ir.Type):
