@@ -16,7 +16,9 @@ gfortran is run with ``-O2 -nostdinc``: without ``-nostdinc`` gfortran
 pre-includes glibc's ``math-vector-fortran.h`` and, where it vectorizes a
 loop, calls libmvec's SIMD versions of SIN, COS, EXP, LOG and POW, which
 round differently from the scalar libm calls of a sequential program (and
-of the runtime); everything else about ``-O2`` stays.  ``-fwrapv`` makes
+of the runtime); everything else about ``-O2`` stays.  ``-std=legacy`` accepts
+what F77 codes do (an array of one type passed where another is declared, in
+the same file); ``-fwrapv`` makes
 integer overflow wrap as the runtime's does, and ``-finit-local-zero`` starts
 local variables at zero (blanks are NUL bytes) as the runtime's storage does,
 so that an element a program never sets compares equal instead of holding
@@ -41,7 +43,7 @@ from ..comm.storage import numpy_dtype
 DEFAULT_RTOL = 1e-12
 #: -fwrapv: INTEGER overflow wraps (two's complement), as legacy codes — random number
 #: generators above all — expect and as the runtime computes.
-GFORTRAN_FLAGS = ("-O2", "-nostdinc", "-fwrapv", "-finit-local-zero")
+GFORTRAN_FLAGS = ("-std=legacy", "-O2", "-nostdinc", "-fwrapv", "-finit-local-zero")
 _FIRST_UNIT = 71
 
 

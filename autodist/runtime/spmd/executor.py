@@ -44,7 +44,7 @@ from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
 from ..fortran.extensions import ROUTINES, Extensions
 from ..codegen import intrinsic_code as ic
-from ..comm.storage import storable
+from ..comm.storage import numpy_dtype, storable
 from .arrays import Comms, ElementRef, RtArray
 from .io import UnitIo
 from ..fortran.files import FileTable
@@ -374,37 +374,41 @@ class Executor(UnitIo):
         dtype = sym.type
         if dtype.base == "character" or base.ftype.base == "character":
             dtype = _character_dummy(unit, dname, dtype, base.ftype)
-        bounds = _dummy_bounds(sym, env, base.size - offset)
+        # storage association counts bytes: a COMPLEX actual holds two REALs a dummy
+        # sees, a CHARACTER*8 one two CHARACTER*4 elements (NPB FT passes COMPLEX
+        # arrays to REAL dummies); the element's bits are kept, never converted
+        size_b, size_d = base.dtype.itemsize, numpy_dtype(dtype).itemsize
+        start, available = offset * size_b, (base.size - offset) * size_b
+        bounds = _dummy_bounds(sym, env, available // size_d)
         need = 1
         for lo, hi in bounds:
             need *= max(hi - lo + 1, 0)
         if isinstance(actual, RtArray) and bounds == actual.bounds and dtype == actual.ftype:
             return actual
-        # sequence association: copy in now, copy out on return.  A dummy declared
-        # larger than what its actual holds from there on (legacy codes round work
-        # arrays up, as NPB LU's BUTS does) gets the actual's elements and zeros after
-        # them; only the actual's elements go back
-        held = min(need, base.size - offset)
-        whole = base.full().reshape(-1, order="F")
-        piece = np.zeros(need, whole.dtype)
-        piece[:held] = whole[offset:offset + held]
+        # copy in now, copy out on return.  A dummy declared larger than what its
+        # actual holds from there on (legacy codes round work arrays up, as NPB LU's
+        # BUTS does) gets the actual's bytes and zeros after them; only the actual's
+        # bytes go back
+        held = min(need * size_d, available)
+        piece = np.zeros(need * size_d, np.uint8)
+        piece[:held] = _bytes_of(base.full())[start:start + held]
         dummy = RtArray(dname, dtype, bounds, None, self.comms, label=f"{unit.name}.{dname}")
-        dummy.keep_part(piece.reshape([hi - lo + 1 for lo, hi in bounds], order="F").astype(dummy.dtype))
-        frame.copyout.append((dummy, (base, offset, held)))
+        dummy.keep_part(piece.view(dummy.dtype).reshape([hi - lo + 1 for lo, hi in bounds], order="F"))
+        frame.copyout.append((dummy, (base, start, held)))
         return dummy
 
     def leave(self, frame: Frame) -> None:
         for arr, layout in reversed(frame.restore):
             arr.remap(layout, region=f"exit {frame.unit.name}")
-        for dummy, (base, offset, need) in frame.copyout:
+        for dummy, (base, start, held) in frame.copyout:
             whole = base.full()
-            flat = whole.reshape(-1, order="F")
-            given = dummy.full().reshape(-1, order="F")
-            if given.size > need and np.any(given[need:]):
+            flat = _bytes_of(whole)
+            given = _bytes_of(dummy.full())
+            if given.size > held and np.any(given[held:]):
                 raise RuntimeFault(f"{frame.unit.name} wrote into dummy {dummy.name} past the end of its actual "
-                                   f"argument {base.label} ({base.size - offset} element(s) from there on)")
-            flat[offset:offset + need] = given[:need].astype(base.dtype)
-            base.keep_part(flat.reshape(whole.shape, order="F"))
+                                   f"argument {base.label} ({held // dummy.dtype.itemsize} element(s) from there on)")
+            flat[start:start + held] = given[:held]
+            base.keep_part(flat.view(base.dtype).reshape(whole.shape, order="F"))
 
     def element(self, array: RtArray, index: tuple[int, ...]) -> ElementRef:
         array._check(index)
@@ -537,6 +541,11 @@ def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument
             for u in program.units if u.kind != "blockdata"}
 
 
+def _bytes_of(array: np.ndarray) -> np.ndarray:
+    """The bytes of ``array`` in Fortran element order (a copy)."""
+    return np.ascontiguousarray(array.reshape(-1, order="F")).view(np.uint8).copy()
+
+
 def _is_character(u: ir.Unit, name: str) -> bool:
     """CHARACTER arrays are replicated whatever the directives say: their
     elements are strings the runtime reads and writes outside loop phases."""
@@ -545,16 +554,12 @@ def _is_character(u: ir.Unit, name: str) -> bool:
 
 
 def _character_dummy(unit: ir.Unit, dname: str, declared: ir.Type, actual: ir.Type) -> ir.Type:
-    """The type of a CHARACTER dummy array: the actual's length for ``CHARACTER*(*)``;
-    another length than the actual's (storage association of characters) is refused."""
+    """The type of a CHARACTER dummy array: the actual's length for ``CHARACTER*(*)``
+    (another declared length associates the characters in sequence); CHARACTER and
+    numeric storage do not associate."""
     if declared.base != actual.base:
         raise RuntimeFault(f"{unit.name}: dummy array {dname} is {declared}, its actual argument is {actual}")
-    if declared.size == 0:
-        return actual
-    if declared.size != actual.size:
-        raise UnsupportedError(f"{unit.name}: dummy array {dname} is {declared}, its actual argument "
-                               f"{actual} (character storage association is outside the runtime's subset)")
-    return declared
+    return actual if declared.size == 0 else declared
 
 
 def _zero(t: ir.Type):

@@ -49,6 +49,8 @@ C     COMMON and dummy arrays
       CALL SHOW(MON, 12)
       CALL FIXED(NAMES)
       PRINT *, NAMES(4)
+      CALL HALVES(NAMES, 8)
+      PRINT *, NAMES(1)
 C     internal files: an element, then the whole array (one record each)
       DO 50 I = 1, 3
          WRITE (LINES(I), '(A3, I4, F3.0)') MON(I), 10 * I, T(I)
@@ -84,4 +86,11 @@ C     internal files: an element, then the whole array (one record each)
       SUBROUTINE FIXED(S)
       CHARACTER*8 S(4)
       S(4) = 'changed'
+      END
+      SUBROUTINE HALVES(H, N)
+C     CHARACTER*8 elements seen as twice as many CHARACTER*4 ones
+      INTEGER N, I
+      CHARACTER*4 H(N)
+      PRINT *, (H(I), '|', I = 1, N)
+      H(2) = 'ab'
       END
