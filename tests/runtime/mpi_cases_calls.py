@@ -27,3 +27,11 @@ def mpi_case_timers_clocks_and_rand(comm):
 
 def mpi_case_arguments_by_reference(comm):
     _case(comm, "by_reference.f")
+
+
+def mpi_case_storage_association_across_types(comm):
+    _case(comm, "storage_association.f")
+
+
+def mpi_case_a_dummy_larger_than_its_actual(comm):
+    _case(comm, "larger_dummy.f")

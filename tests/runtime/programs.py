@@ -215,9 +215,9 @@ def gfortran_reference(text: str) -> tuple[str, dict[str, np.ndarray]] | None:
     if shutil.which("gfortran") is None:
         return None
     from autodist.frontend import read_program
-    from autodist.runtime.job.verify import run_gfortran
+    from autodist.runtime.job.verify import GFORTRAN_FLAGS, run_gfortran
 
-    d = cache_dir() / "gfortran" / _key(text)
+    d = cache_dir() / "gfortran" / _key(text, *GFORTRAN_FLAGS)
     meta = d / "stdout.json"
     if not meta.exists():
         d.mkdir(parents=True, exist_ok=True)

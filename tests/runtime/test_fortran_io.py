@@ -31,12 +31,22 @@ F = np.float32
     ([("A", "s"), (5, "i"), ("B", "s")], " A           5 B"),
     ([(0.1, "r8"), (5e-2, "r8")], "  0.10000000000000001        5.0000000000000003E-002"),
     ([(True, "l"), (np.complex64(1 - 2.5j), "c8")], " T            (1.00000000,-2.50000000)"),
+    ([], ""),  # PRINT * with no items: an empty line, as gfortran writes it
+    # a complex part in E form has one digit more than a real's
+    ([(complex(0.18999182141370596, 1.29697392307122072e-2), "c16")],
+     "        (0.18999182141370596,1.29697392307122072E-002)"),
+    ([(complex(1.0e20, -0.5), "c16")], "       (1.00000000000000000E+020,-0.50000000000000000)"),
+    ([(np.complex64(complex(1.0e-5, 0.3)), "c8")], "       (9.999999747E-06,0.300000012)"),
 ])
 def test_list_directed_records(items, record):
     assert list_directed(items) == record
 
 
 @pytest.mark.parametrize("fmt, items, records", [
+    # a complex value takes two descriptors (as gfortran writes them)
+    ("(A, 2F10.4)", [("Z=", "s"), (complex(1.5, -2.25e-3), "c16")], ["Z=    1.5000   -0.0022"]),
+    ("(1X, 2(E12.4, 1X), I3)", [(np.complex64(complex(0.1, 3.0e7)), "c8"), (7, "i")],
+     ["   0.1000E+00   0.3000E+08   7"]),
     ("(F8.3, '|', F5.1, '|', E12.4, '|', 1PE12.4, '|', 0PF10.0, '|', E10.3)", [(F(3.14159265), "r4")] * 6,
      ["   3.142|  3.1|  0.3142E+01|  3.1416E+00|        3.| 0.314E+01"]),
     ("(F8.3, '|', F5.1, '|', E12.4, '|', 1PE12.4, '|', 0PF10.0, '|', E10.3)", [(F(-0.0), "r4")] * 6,

@@ -70,6 +70,10 @@ def test_mismatches_name_the_array_index_and_values():
     assert compare_arrays(a, b, {}) is None
     assert compare_output(" X =   1.5000000000000000     ", " X =   1.5000000000001000     ", 1e-12) is None
     assert str(compare_output(" X = 1.5", " Y = 1.5")) == "output word 1: 'X' here, 'Y' in the reference"
+    names = {"P.T": np.array([b"init", b"solve"], dtype="S8")}
+    other = {"P.T": np.array([b"init", b"solvE"], dtype="S8")}
+    assert compare_arrays(names, {"P.T": names["P.T"].copy()}, {}) is None
+    assert str(compare_arrays(names, other, {})) == "array P.T(2): b'solve' here, b'solvE' in the reference"
 
 
 FAULT = """\
@@ -339,7 +343,41 @@ def test_functions_writing_their_arguments_and_extensions_verify():
     from pathlib import Path
 
     calls = Path(__file__).resolve().parents[1] / "programs" / "calls"
-    for name in ("by_reference.f", "scalar_intrinsics.f"):
+    for name in ("by_reference.f", "scalar_intrinsics.f", "storage_association.f"):
         out = cli("run", str(calls / name), "-np", "3", "--verify")
         assert out.returncode == 0, out.stderr
         assert "same results as gfortran" in out.stderr
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+def test_character_arrays_run_replicated_verify_and_the_report_says_why(tmp_path):
+    import json
+    from pathlib import Path
+
+    program = Path(__file__).resolve().parents[1] / "programs" / "character" / "arrays.f"
+    report = tmp_path / "r.json"
+    out = cli("run", str(program), "-np", "3", "--verify", "--report", str(report))
+    assert out.returncode == 0, out.stderr
+    assert "same results as gfortran" in out.stderr
+    assert " init        5.00 MA/AN\n" in out.stdout
+    # the DISTRIBUTE of the CHARACTER array is read, not applied, and said so
+    assert json.loads(report.read_text())["replicated"] == [
+        {"array": "CHARS.NAMES", "reason": "a CHARACTER array: every rank holds it whole"}]
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+def test_a_dummy_declared_larger_than_its_actual_runs_on_the_elements_the_actual_holds(tmp_path):
+    from pathlib import Path
+
+    program = Path(__file__).resolve().parents[1] / "programs" / "calls" / "larger_dummy.f"
+    out = cli("run", str(program), "-np", "3", "--verify")
+    assert out.returncode == 0, out.stderr
+    assert "same results as gfortran" in out.stderr
+    # writing past the actual's end is a fault at the end of the call, not lost silently
+    bad = tmp_path / "past.f"
+    bad.write_text(program.read_text().replace("V(2, K + 1) = V(2, K + 1) + 1.0D0", "V(4, K + 1) = 1.0D0"))
+    out = cli("run", str(bad), "-np", "2")
+    assert out.returncode == 2 and out.stderr.count("\n") == 1
+    assert "WORK wrote into dummy V past the end of its actual argument LARGER.W (10 element(s)" in out.stderr

@@ -71,7 +71,9 @@ class Calls:
                     and ic.kind(t) != ic.kind(dsym.type):
                 c = ic.convert(c, t, dsym.type, False)
             out.append(c)
-            if k in modified and (isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.scalar_var(a.name))):
+            # an expression or a constant given to a dummy the callee writes: gfortran
+            # passes a temporary, and so the written value is lost here too
+            if k in modified and (isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.assignable(a.name))):
                 writeback.append((k + offset, a))
         return out, writeback
 
@@ -102,7 +104,7 @@ class Calls:
             codes.append(c)
             kinds.append(f"s{t.size}" if t.base == "character" else ic.io_kind(t))
             if k in rt.writes:
-                if not (isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.scalar_var(a.name))):
+                if not (isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.assignable(a.name))):
                     raise unsupported(f"argument {k + 1} of {name} other than a variable", span)
                 writeback.append((k + offset, a))
         call = f"_rt.ext.call({name!r}, {tuple(kinds)!r}{''.join(', ' + c for c in codes)})"

@@ -78,15 +78,21 @@ class InputOutput:
             em(f"{lst} = []")
             for item in s.items:
                 self.io_item(item, lst)
-            if internal:
-                n = self.ex.type_of_name(s.unit.name).size
-                self.store_io(s.unit, f"_rt.write_internal({fmt}, {lst}, {n})", self.ex.type_of_name(s.unit.name))
+            if internal and isinstance(s.unit, ir.Name) and self.is_array(s.unit.name):
+                em(f"_rt.write_internal_array({fmt}, {lst}, a_{s.unit.name})")
+            elif internal:
+                t = self.ex.type_of(s.unit)
+                length = str(t.size) if t.size else f"len({self.ex.expr(s.unit)[0]})"
+                self.store_io(s.unit, f"_rt.write_internal({fmt}, {lst}, {length})", t)
             else:
                 em(f"_rt.write({unit}, {fmt}, {lst})")
         elif s.kind == "read":
             fmt = self.format_ref(s)
             rd = em.fresh("rd")
-            source = f", {self.ex.expr(s.unit)[0]}" if internal else ""
+            if internal and isinstance(s.unit, ir.Name) and self.is_array(s.unit.name):
+                source = f", a_{s.unit.name}"
+            else:
+                source = f", {self.ex.expr(s.unit)[0]}" if internal else ""
             em(f"{rd} = _rt.reader({unit}, {fmt}{source})")
             for item in s.items:
                 self.read_item(item, rd)
@@ -107,12 +113,10 @@ class InputOutput:
     def internal_unit(self, s: ir.Io) -> bool:
         if s.unit is None or s.kind not in ("read", "write"):
             return False
+        if isinstance(s.unit, ir.Name) and self.is_array(s.unit.name):
+            return self.ex.type_of_name(s.unit.name).base == "character"
         _, t, _ = self.ex.expr(s.unit)
-        if t.base != "character":
-            return False
-        if not isinstance(s.unit, ir.Name) and s.kind == "write":
-            raise unsupported("an internal WRITE to a substring or an array element", s.span)
-        return True
+        return t.base == "character"
 
     def store_io(self, target: ir.Expr, code: str, t: ir.Type) -> None:
         """``target = code`` where ``code`` is Python of type ``t``."""
@@ -143,7 +147,7 @@ class InputOutput:
         if isinstance(item, ir.Substring):
             length = "None"
         else:
-            length = str(t.size) if t.base == "character" else "None"
+            length = "None" if t.base != "character" else str(t.size) if t.size else f"len({self.ex.expr(item)[0]})"
         v = em.fresh("rv")
         em(f"{v} = {rd}.next({ic.io_kind(t)!r}, {length})")
         em(f"if {v} is not _rt.NULL:")

@@ -110,6 +110,10 @@ class UnitTranslator(Calls, InputOutput):
         s = self.sym(name)
         return s is not None and not s.is_array and s.kind == "variable"
 
+    def assignable(self, name: str) -> bool:
+        """A scalar variable, or the result variable of the FUNCTION being translated."""
+        return self.scalar_var(name) or (self.unit.kind == "function" and name == (self.unit.result or self.unit.name))
+
     # ---------------------------------------------------------------- the unit
 
     def translate(self) -> Translation:
@@ -144,9 +148,6 @@ class UnitTranslator(Calls, InputOutput):
         arrays = [d for d in u.args if self.is_array(d)]
         scalar_dummies = [d for d in u.args if not self.is_array(d)]
         int_scalars = [d for d in scalar_dummies if self.sym(d).type.base == "integer"]
-        for sym in u.arrays:
-            if sym.type.base == "character":
-                raise unsupported(f"CHARACTER array {sym.name}", sym.span or u.span)
         em(f"_f = _rt.enter({u.name!r}, ({''.join(f'({a!r}, a_{a}), ' for a in arrays)}), "
            f"{{{', '.join(f'{d!r}: v_{d}' for d in int_scalars)}}})")
         for sym in u.arrays:
@@ -347,12 +348,12 @@ class UnitTranslator(Calls, InputOutput):
     def assign(self, target: ir.Expr, value: ir.Expr) -> None:
         em = self.em
         if isinstance(target, ir.Name):
-            if not self.scalar_var(target.name) and not (self.unit.kind == "function" and target.name == (self.unit.result or self.unit.name)):
+            if not self.assignable(target.name):
                 raise unsupported(f"assignment to {target.name}", self.ex.span)
             t = self.ex.type_of_name(target.name)
-            if t.base == "character":
+            if t.base == "character":  # CHARACTER*(*) keeps the length of its actual
                 c, _, _ = self.ex.expr(value)
-                em(f"v_{target.name} = _pad({c}, {t.size})")
+                em(f"v_{target.name} = _pad({c}, {t.size or f'len(v_{target.name})'})")
             else:
                 em(f"v_{target.name} = {self.ex.typed(value, t)}")
             return
@@ -361,13 +362,18 @@ class UnitTranslator(Calls, InputOutput):
             subs = ", ".join(self.ex.int_expr(x) for x in target.subscripts)
             em(f"a_{target.name}.s({self.ex.typed(value, t)}, {subs})")
             return
-        if isinstance(target, ir.Substring) and isinstance(target.base, ir.Name):
-            n = target.base.name
-            t = self.ex.type_of_name(n)
+        if isinstance(target, ir.Substring) and isinstance(target.base, (ir.Name, ir.Index)):
+            base = target.base
+            t = self.ex.type_of_name(base.name)
+            old, _, _ = self.ex.expr(base)
             lo = self.ex.int_expr(target.lower) if target.lower is not None else "1"
-            hi = self.ex.int_expr(target.upper) if target.upper is not None else str(t.size)
+            hi = self.ex.int_expr(target.upper) if target.upper is not None else f"len({old})"
             c, _, _ = self.ex.expr(value)
-            em(f"v_{n} = _subset(v_{n}, {lo}, {hi}, {c})")
+            if isinstance(base, ir.Name):
+                em(f"v_{base.name} = _subset(v_{base.name}, {lo}, {hi}, {c})")
+            else:
+                subs = ", ".join(self.ex.int_expr(x) for x in base.subscripts)
+                em(f"a_{base.name}.s(_subset({old}, {lo}, {hi}, {c}), {subs})")
             return
         raise unsupported("this assignment target", self.ex.span)
 

@@ -40,11 +40,30 @@ _DTYPES = {
 
 def numpy_dtype(ftype) -> np.dtype:
     """The numpy dtype of a Fortran :class:`~autodist.ir.Type` (REAL*8 ->
-    float64, INTEGER -> int32, LOGICAL -> bool, ...)."""
+    float64, INTEGER -> int32, LOGICAL -> bool, CHARACTER*8 -> S8: the bytes of
+    the value, one per character, as the runtime's strings hold them)."""
+    if ftype.base == "character":
+        if ftype.size <= 0:
+            raise UnsupportedError(f"the runtime does not store arrays of type {ftype} (a length from the actual)")
+        return np.dtype(f"S{ftype.size}")
     try:
         return np.dtype(_DTYPES[(ftype.base, ftype.size)])
     except KeyError:
         raise UnsupportedError(f"the runtime does not store arrays of type {ftype}") from None
+
+
+#: The runtime's CHARACTER values are strings of byte characters (the source is read
+#: as Latin-1): stored into an ``S`` array they are those same bytes.
+CHARACTER_CODEC = "latin-1"
+
+
+def storable(dtype: np.dtype):
+    """Converts a runtime value to what an element of ``dtype`` stores (the identity
+    but for CHARACTER: the string's bytes, blank-padded or cut to the length)."""
+    if dtype.kind != "S":
+        return lambda v: v
+    n = dtype.itemsize
+    return lambda v: v.encode(CHARACTER_CODEC)[:n].ljust(n) if isinstance(v, str) else v
 
 
 @dataclass(frozen=True)

@@ -130,8 +130,9 @@ def f_edit(x: float, w: int, d: int, scale: int = 0, plus: bool = False) -> str:
     return text.rjust(w)
 
 
-def g_list(x: float, k: str) -> str:
-    """A real in list-directed output (``1PGw.dEe`` as libgfortran writes it)."""
+def g_list(x: float, k: str, in_complex: bool = False) -> str:
+    """A real in list-directed output (``1PGw.dEe`` as libgfortran writes it); a part
+    of a complex value written in E form gets one digit more, as libgfortran's does."""
     w, sig, edig = _LIST_REAL[k]
     sp = _special(x, w)
     if sp is not None:
@@ -148,6 +149,8 @@ def g_list(x: float, k: str) -> str:
         # rounding may carry into one more digit than planned: F has room
         s = ("-" if x < 0 else "") + s
         return s.rjust(w - edig - 2) + " " * (edig + 2)
+    if in_complex:
+        digits, n = _digits(x, sig + 1)
     mant = digits[0] + "." + digits[1:]
     exp = n - 1
     s = ("-" if x < 0 else "") + mant + f"E{'-' if exp < 0 else '+'}{abs(exp):0{edig}d}"
@@ -184,7 +187,7 @@ def _item_text(value: object, k: str) -> str:
         rk = "r4" if k == "c8" else "r8"
         z = complex(value)  # type: ignore[arg-type]
         w = _LIST_REAL[rk][0]
-        text = f"({g_list(z.real, rk).strip()},{g_list(z.imag, rk).strip()})"
+        text = f"({g_list(z.real, rk, True).strip()},{g_list(z.imag, rk, True).strip()})"
         return text.rjust(2 * w + 3)
     if k == "s":
         return str(value)
@@ -192,7 +195,9 @@ def _item_text(value: object, k: str) -> str:
 
 
 def list_directed(items: list[Item]) -> str:
-    """One list-directed output record (without the newline)."""
+    """One list-directed output record (without the newline): empty for an empty list."""
+    if not items:
+        return ""
     out = [" "]
     prev = None
     for value, k in items:
@@ -397,8 +402,6 @@ class _Writer:
 
     def data(self, ed: Edit, value: object, k: str) -> str:
         c, w, d, e = ed.code, ed.w, ed.d, ed.e
-        if k in ("c8", "c16") and c in ("F", "E", "D", "G", "ES", "EN"):
-            raise UnsupportedError("formatted output of complex values is outside the runtime's subset")
         if c == "A":
             s = str(value)
             if w is None:
@@ -470,8 +473,20 @@ def _has_data(group: Group) -> bool:
     return False
 
 
+def _parts(item: Item) -> tuple[Item, ...]:
+    value, k = item
+    if k not in ("c8", "c16"):
+        return (item,)
+    z, rk = complex(value), "r4" if k == "c8" else "r8"  # type: ignore[arg-type]
+    if rk == "r4":
+        return ((np.float32(z.real), rk), (np.float32(z.imag), rk))
+    return ((z.real, rk), (z.imag, rk))
+
+
 def format_records(fmt: Group, items: list[Item]) -> list[str]:
-    """The records written by a formatted WRITE (without newlines)."""
+    """The records written by a formatted WRITE (without newlines).  A complex
+    value is two reals, each edited by its own descriptor."""
+    items = [part for item in items for part in _parts(item)]
     wr = _Writer(items)
     if items and not _has_data(fmt):
         raise UnsupportedError("a format without data edit descriptors for a non-empty output list")

@@ -17,7 +17,8 @@ Format (``version`` 1)::
      "remaps": [{"procedure": "ADI", "line": 50, "array": "X", "from": "(*,BLOCK)",
                  "to": "(BLOCK,*)", "executions": 10, "ranks": [...]}],
      "other": [{"region": "scalar access", "ranks": [...]}],
-     "totals": [...per rank...]}
+     "totals": [...per rank...],
+     "replicated": [{"array": "MAIN.NAMES", "reason": "a CHARACTER array: ..."}]}
 
 Counters are per rank and summed over every execution of the region;
 ``executions`` is how many times the region ran (the same on every rank:
@@ -28,7 +29,9 @@ receive by :func:`autodist.owner.needs.phase_needs`.  A call phase
 own phases included (those are listed under the callee too).  ``mode`` is
 ``distributed``, ``pipelined``, ``replicated`` (gathered on every rank) or
 ``inline`` (outside the vectorizable subset, run on replicated data);
-``reason`` says why a phase was not distributed.
+``reason`` says why a phase was not distributed.  ``replicated`` lists the
+arrays whose directives map them but which the runtime keeps whole on every
+rank, and why.
 """
 
 from __future__ import annotations
@@ -52,7 +55,8 @@ def _rank_rows(per_rank: list[dict], region: str) -> list[dict]:
 
 def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: dict, remap_log: dict,
                  predicted: dict[str, list[int]], executions: dict[str, int], files: tuple[str, ...],
-                 nprocs: int, seconds: float, stop) -> dict[str, Any]:
+                 nprocs: int, seconds: float, stop, kept_replicated: dict[str, str] | None = None
+                 ) -> dict[str, Any]:
     """The report (see the module docstring) from every rank's counters."""
     phases = []
     used: set[str] = set()
@@ -85,7 +89,8 @@ def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: d
         totals.append(row)
     return {"version": 1, "program": list(files), "nprocs": nprocs, "seconds": seconds,
             "stop": stop if stop is None or isinstance(stop, (int, str)) else str(stop),
-            "phases": phases, "remaps": remaps, "other": other, "totals": totals}
+            "phases": phases, "remaps": remaps, "other": other, "totals": totals,
+            "replicated": [{"array": a, "reason": why} for a, why in sorted((kept_replicated or {}).items())]}
 
 
 # --------------------------------------------------------------------------- reading

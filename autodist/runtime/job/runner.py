@@ -118,7 +118,7 @@ def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
         for d in predicted or []:
             merged.update(d)
         report = build_report(per_rank, analysis, ex.phase_modes, ex.remap_log, merged, executions,
-                              program.files, comm.Get_size(), seconds, stop)
+                              program.files, comm.Get_size(), seconds, stop, ex.kept_replicated)
         _write_json(req.report, report)
     need_arrays = req.dump is not None or req.verify
     arrays = ex.gather_arrays(root=0) if need_arrays else None

@@ -16,7 +16,13 @@ gfortran is run with ``-O2 -nostdinc``: without ``-nostdinc`` gfortran
 pre-includes glibc's ``math-vector-fortran.h`` and, where it vectorizes a
 loop, calls libmvec's SIMD versions of SIN, COS, EXP, LOG and POW, which
 round differently from the scalar libm calls of a sequential program (and
-of the runtime); everything else about ``-O2`` stays.
+of the runtime); everything else about ``-O2`` stays.  ``-std=legacy`` accepts
+what F77 codes do (an array of one type passed where another is declared, in
+the same file); ``-fwrapv`` makes
+integer overflow wrap as the runtime's does, and ``-finit-local-zero`` starts
+local variables at zero (blanks are NUL bytes) as the runtime's storage does,
+so that an element a program never sets compares equal instead of holding
+whatever the stack held.
 """
 
 from __future__ import annotations
@@ -37,7 +43,7 @@ from ..comm.storage import numpy_dtype
 DEFAULT_RTOL = 1e-12
 #: -fwrapv: INTEGER overflow wraps (two's complement), as legacy codes — random number
 #: generators above all — expect and as the runtime computes.
-GFORTRAN_FLAGS = ("-O2", "-nostdinc", "-fwrapv")
+GFORTRAN_FLAGS = ("-std=legacy", "-O2", "-nostdinc", "-fwrapv", "-finit-local-zero")
 _FIRST_UNIT = 71
 
 
@@ -57,8 +63,8 @@ class Mismatch:
 def _close(a, b, rtol: float) -> np.ndarray:
     a = np.asarray(a)
     b = np.asarray(b)
-    if a.dtype.kind in "biu" and b.dtype.kind in "biu":
-        return a == b
+    if a.dtype.kind in "biu" and b.dtype.kind in "biu" or a.dtype.kind == "S" or b.dtype.kind == "S":
+        return a == b  # integers, logicals and CHARACTER exactly
     both_nan = np.isnan(a) & np.isnan(b) if a.dtype.kind in "fc" and b.dtype.kind in "fc" else False
     scale = np.maximum(np.abs(a), np.abs(b))
     with np.errstate(all="ignore"):
@@ -148,7 +154,7 @@ def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
     if gf is None:
         raise FileNotFoundError("gfortran is not installed")
     main = program.main
-    arrays = [s.name for s in main.arrays if s.type.base != "character"]
+    arrays = [s.name for s in main.arrays if s.type.base != "character" or s.type.size > 0]
     with tempfile.TemporaryDirectory(prefix="autodist-gfortran-") as tmp:
         tmpd = Path(tmp)
         sources = []

@@ -43,7 +43,7 @@ from ...layout.routines import ALL_TO_ALL, ALL_TO_ONE, REMAP
 from ..comm.builders import builder
 from ..comm.plans import Ghosts, normalize_ghosts, storage_maps, storage_shape
 from ..comm.stats import CommStats
-from ..comm.storage import StorageMap, numpy_dtype, selector
+from ..comm.storage import CHARACTER_CODEC, StorageMap, numpy_dtype, selector, storable
 
 Bounds = tuple[tuple[int, int], ...]
 
@@ -96,6 +96,9 @@ class Comms:
 
 def _pyvalue(dtype: np.dtype) -> Callable:
     """Converts an element read from storage to the runtime's scalar representation."""
+    if dtype.kind == "S":  # numpy drops trailing NUL bytes: give them back
+        n = dtype.itemsize
+        return lambda b: b.decode(CHARACTER_CODEC).ljust(n, "\0")
     if dtype == np.float32:
         return np.float32
     if dtype == np.complex64:
@@ -266,19 +269,25 @@ class RtArray:
 
     def _make_set(self) -> Callable:
         local, check = self.local, self._check
+        stored = storable(self.dtype)
         if self.whole and all(o is not None for o in self.offsets):  # type: ignore[union-attr]
             offs = self.offsets
 
             def put(v, *idx):
                 check(idx)
-                local[tuple(i - o for i, o in zip(idx, offs))] = v
+                local[tuple(i - o for i, o in zip(idx, offs))] = stored(v)
             return put
 
         def put_owned(v, *idx):
             check(idx)
             if self.owned is not None and idx in self.owned:
-                local[self.global_to_local(idx)] = v
+                local[self.global_to_local(idx)] = stored(v)
         return put_owned
+
+    def values(self, region: str = "gather") -> list:
+        """Every element in array element order, as the runtime's scalars (a collective)."""
+        conv = self._conv
+        return [conv(v) for v in self.full(region=region).reshape(-1, order="F")]
 
     def _read(self, idx: tuple[int, ...]):
         owner = self.ownership.owner(idx)

@@ -44,6 +44,7 @@ from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
 from ..fortran.extensions import ROUTINES, Extensions
 from ..codegen import intrinsic_code as ic
+from ..comm.storage import numpy_dtype, storable
 from .arrays import Comms, ElementRef, RtArray
 from .io import UnitIo
 from ..fortran.files import FileTable
@@ -129,6 +130,7 @@ class Executor(UnitIo):
         self.labels: dict[int, str] = {}  # id(RtArray) -> UNIT.NAME for dumps
         self.phase_modes: dict[str, tuple[str, str, tuple[str, ...]]] = {}
         self.remap_log: dict[str, tuple[str, int, str, str, str]] = {}
+        self.kept_replicated: dict[str, str] = {}  # UNIT.ARRAY -> why its directives were not applied
         self.predicted: dict[str, list[int]] = {}  # phase region -> elements each rank must receive
         self.executions: dict[str, int] = {}  # region -> times it ran
         self.ext = _extensions(self)
@@ -217,6 +219,10 @@ class Executor(UnitIo):
         m = self.entry_mappings.get(u.name)
         if m is None or name in m.replicated or name in m.unresolved:
             return None
+        if _is_character(u, name):
+            if name in m.placements:
+                self.kept_replicated[f"{u.name}.{name}"] = "a CHARACTER array: every rank holds it whole"
+            return None
         try:
             return m.layout(name)
         except KeyError:
@@ -252,7 +258,7 @@ class Executor(UnitIo):
                 if name not in arrays:
                     arrays[name] = arr.full()
                 pos = tuple(i - lo for i, (lo, _) in zip(idx, arr.bounds))
-                arrays[name][pos] = val
+                arrays[name][pos] = storable(arr.dtype)(val)
         for name, full in arrays.items():
             self._static_array(u, name).keep_part(full)
 
@@ -345,6 +351,8 @@ class Executor(UnitIo):
         return frame
 
     def _target_layout(self, mapping: UnitMapping, name: str, arr: RtArray, inherits: bool) -> Layout | None:
+        if arr.dtype.kind == "S":  # CHARACTER arrays stay replicated (see _is_character)
+            return None
         if name in mapping.replicated or name in mapping.unresolved or name not in mapping.arrays:
             return None if inherits else replicated(arr.bounds)
         try:
@@ -363,30 +371,44 @@ class Executor(UnitIo):
             base, offset = actual.array, actual.offset
         else:
             raise RuntimeFault(f"{unit.name}: dummy array {dname} received something that is not an array")
-        bounds = _dummy_bounds(sym, env, base.size - offset)
+        dtype = sym.type
+        if dtype.base == "character" or base.ftype.base == "character":
+            dtype = _character_dummy(unit, dname, dtype, base.ftype)
+        # storage association counts bytes: a COMPLEX actual holds two REALs a dummy
+        # sees, a CHARACTER*8 one two CHARACTER*4 elements (NPB FT passes COMPLEX
+        # arrays to REAL dummies); the element's bits are kept, never converted
+        size_b, size_d = base.dtype.itemsize, numpy_dtype(dtype).itemsize
+        start, available = offset * size_b, (base.size - offset) * size_b
+        bounds = _dummy_bounds(sym, env, available // size_d)
         need = 1
         for lo, hi in bounds:
             need *= max(hi - lo + 1, 0)
-        if need > base.size - offset:
-            raise RuntimeFault(f"{unit.name}: dummy {dname}{list(bounds)} is larger than its actual argument {base.label}")
-        if isinstance(actual, RtArray) and bounds == actual.bounds and sym.type == actual.ftype:
+        if isinstance(actual, RtArray) and bounds == actual.bounds and dtype == actual.ftype:
             return actual
-        # sequence association: copy in now, copy out on return
-        whole = base.full().reshape(-1, order="F")
-        piece = whole[offset:offset + need].reshape([hi - lo + 1 for lo, hi in bounds], order="F")
-        dummy = RtArray(dname, sym.type, bounds, None, self.comms, label=f"{unit.name}.{dname}")
-        dummy.keep_part(piece.astype(dummy.dtype))
-        frame.copyout.append((dummy, (base, offset, need)))
+        # copy in now, copy out on return.  A dummy declared larger than what its
+        # actual holds from there on (legacy codes round work arrays up, as NPB LU's
+        # BUTS does) gets the actual's bytes and zeros after them; only the actual's
+        # bytes go back
+        held = min(need * size_d, available)
+        piece = np.zeros(need * size_d, np.uint8)
+        piece[:held] = _bytes_of(base.full())[start:start + held]
+        dummy = RtArray(dname, dtype, bounds, None, self.comms, label=f"{unit.name}.{dname}")
+        dummy.keep_part(piece.view(dummy.dtype).reshape([hi - lo + 1 for lo, hi in bounds], order="F"))
+        frame.copyout.append((dummy, (base, start, held)))
         return dummy
 
     def leave(self, frame: Frame) -> None:
         for arr, layout in reversed(frame.restore):
             arr.remap(layout, region=f"exit {frame.unit.name}")
-        for dummy, (base, offset, need) in frame.copyout:
+        for dummy, (base, start, held) in frame.copyout:
             whole = base.full()
-            flat = whole.reshape(-1, order="F")
-            flat[offset:offset + need] = dummy.full().reshape(-1, order="F").astype(base.dtype)
-            base.keep_part(flat.reshape(whole.shape, order="F"))
+            flat = _bytes_of(whole)
+            given = _bytes_of(dummy.full())
+            if given.size > held and np.any(given[held:]):
+                raise RuntimeFault(f"{frame.unit.name} wrote into dummy {dummy.name} past the end of its actual "
+                                   f"argument {base.label} ({held // dummy.dtype.itemsize} element(s) from there on)")
+            flat[start:start + held] = given[:held]
+            base.keep_part(flat.view(base.dtype).reshape(whole.shape, order="F"))
 
     def element(self, array: RtArray, index: tuple[int, ...]) -> ElementRef:
         array._check(index)
@@ -405,7 +427,7 @@ class Executor(UnitIo):
                 old, new = before.layout(name), after.layout(name)
             except KeyError:
                 continue
-            if old != new and new.bounds == arr.bounds:
+            if old != new and new.bounds == arr.bounds and arr.dtype.kind != "S":
                 region = f"remap {frame.unit.name}:{line} {name}"
                 self.remap_log.setdefault(region, (frame.unit.name, line, name, old.distribute_str(),
                                                    new.distribute_str()))
@@ -517,6 +539,27 @@ def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument
     return {u.name: translate_unit(u, facts, phase_lines(analysis, u.name), instrument,
                                    phase_lines(analysis, u.name, "call"))
             for u in program.units if u.kind != "blockdata"}
+
+
+def _bytes_of(array: np.ndarray) -> np.ndarray:
+    """The bytes of ``array`` in Fortran element order (a copy)."""
+    return np.ascontiguousarray(array.reshape(-1, order="F")).view(np.uint8).copy()
+
+
+def _is_character(u: ir.Unit, name: str) -> bool:
+    """CHARACTER arrays are replicated whatever the directives say: their
+    elements are strings the runtime reads and writes outside loop phases."""
+    sym = u.symbol(name)
+    return sym is not None and sym.type.base == "character"
+
+
+def _character_dummy(unit: ir.Unit, dname: str, declared: ir.Type, actual: ir.Type) -> ir.Type:
+    """The type of a CHARACTER dummy array: the actual's length for ``CHARACTER*(*)``
+    (another declared length associates the characters in sequence); CHARACTER and
+    numeric storage do not associate."""
+    if declared.base != actual.base:
+        raise RuntimeFault(f"{unit.name}: dummy array {dname} is {declared}, its actual argument is {actual}")
+    return actual if declared.size == 0 else declared
 
 
 def _zero(t: ir.Type):

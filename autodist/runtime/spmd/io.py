@@ -47,7 +47,8 @@ class UnitIo:
             if k == "array":
                 arr: RtArray = value
                 kk = ic.io_kind(arr.ftype)
-                expanded.extend((v, kk) for v in flatten(arr.full(region="output")))
+                values = arr.values("output") if arr.dtype.kind == "S" else flatten(arr.full(region="output"))
+                expanded.extend((v, kk) for v in values)
             else:
                 expanded.append((value, k))
         return expanded
@@ -63,16 +64,34 @@ class UnitIo:
         self._on_root(lambda: self.files.write(int(unit), records))
 
     def write_internal(self, fmt, items: list, length: int) -> str:
+        """The record an internal WRITE leaves in a CHARACTER*``length`` variable."""
+        return self._internal_records(fmt, items, length, 1)[0]
+
+    def write_internal_array(self, fmt, items: list, arr: RtArray) -> None:
+        """An internal WRITE to a CHARACTER array: one record per element, in array
+        element order; the elements after the last record are blanked."""
+        n = arr.dtype.itemsize
+        records = self._internal_records(fmt, items, n, arr.size)
+        records += [" " * n] * (arr.size - len(records))
+        ranges = [range(lo, hi + 1) for lo, hi in arr.bounds]
+        for record, idx in zip(records, itertools.product(*reversed(ranges))):
+            arr.s(record, *reversed(idx))
+
+    def _internal_records(self, fmt, items: list, length: int, count: int) -> list[str]:
         expanded = self._expand(items)
         records = [list_directed(expanded)] if fmt is None else format_records(fmt, expanded)
-        if len(records) > 1 or len(records[0]) > length:
-            raise IoCondition("end of record in an internal WRITE (the record is longer than the variable)",
+        if len(records) > count or any(len(r) > length for r in records):
+            what = "the variable" if count == 1 else "an element of the array"
+            raise IoCondition(f"end of record in an internal WRITE (a record is longer than {what}"
+                              + (f" or there are more than {count} records)" if count > 1 else ")"),
                               iostat=IOSTAT_EOR)
-        return records[0].ljust(length)
+        return [r.ljust(length) for r in records]
 
-    def reader(self, unit, fmt, internal: str | None = None):
+    def reader(self, unit, fmt, internal: str | list | None = None):
+        """A reader of ``unit``, or of an internal file: a CHARACTER value or, for a
+        CHARACTER array, the list of its elements (one record each)."""
         if internal is not None:
-            pending = [internal]
+            pending = list(reversed(internal.values("input"))) if isinstance(internal, RtArray) else [internal]
 
             def next_record():
                 return pending.pop() if pending else None
