@@ -110,6 +110,10 @@ class UnitTranslator(Calls, InputOutput):
         s = self.sym(name)
         return s is not None and not s.is_array and s.kind == "variable"
 
+    def is_result(self, name: str) -> bool:
+        """Whether ``name`` is the result variable of the FUNCTION being translated."""
+        return self.unit.kind == "function" and name == (self.unit.result or self.unit.name)
+
     # ---------------------------------------------------------------- the unit
 
     def translate(self) -> Translation:
@@ -347,7 +351,7 @@ class UnitTranslator(Calls, InputOutput):
     def assign(self, target: ir.Expr, value: ir.Expr) -> None:
         em = self.em
         if isinstance(target, ir.Name):
-            if not self.scalar_var(target.name) and not (self.unit.kind == "function" and target.name == (self.unit.result or self.unit.name)):
+            if not self.scalar_var(target.name) and not self.is_result(target.name):
                 raise unsupported(f"assignment to {target.name}", self.ex.span)
             t = self.ex.type_of_name(target.name)
             if t.base == "character":
@@ -501,6 +505,8 @@ class _SeqExpr(ExprGen):
         callee = self.facts.units.get(e.name)
         if callee is None and e.name in ROUTINES and ROUTINES[e.name].function:
             call, writeback = self.tr.extension(e.name, e.args, self.span)  # type: ignore[arg-type]
+        elif callee is None and e.name in self.facts.linked:
+            call, writeback = self.tr.linked(e.name, self.type_of_name(e.name), e.args, self.span)  # type: ignore[arg-type]
         elif callee is None or callee.kind != "function":
             raise unsupported(f"a reference to function {e.name} (not a FUNCTION of the program)", self.span)
         else:
