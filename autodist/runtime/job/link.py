@@ -55,7 +55,7 @@ def link_files(paths: Sequence[str]) -> tuple[LinkFile, ...]:
     out = []
     for p in paths:
         if not Path(p).is_file():
-            raise UsageError(f"--link {p}: no such file")
+            raise UsageError(f"--link {p}: {'not a file' if Path(p).exists() else 'no such file'}")
         suffix = Path(p).suffix
         kind = ("c" if suffix == ".c" else "fortran" if suffix in FORTRAN_SUFFIXES
                 else "library" if _LIBRARY.search(Path(p).name) else None)
