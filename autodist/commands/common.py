@@ -23,11 +23,12 @@ def add_link_arg(parser) -> None:
                              "compilers, or a shared library (.so), called through ctypes (repeatable)")
 
 
-def link_files(args):
-    """The ``--link`` files, checked (a missing file or an unknown suffix is a usage error)."""
-    from ..runtime.job.link import link_files as checked
+def check_link_files(args) -> None:
+    """Refuse a ``--link`` file that is missing or of an unknown kind (a usage
+    error), before anything runs."""
+    from ..runtime.job.link import link_files
 
-    return checked(getattr(args, "link", []))
+    link_files(getattr(args, "link", []))
 
 
 #: The longest time limit accepted (a week): beyond it a limit is a typo.

@@ -1,5 +1,5 @@
-"""`autodist profile FILE... -o profile.json`: measured trip counts, branch
-frequencies and phase times (see :mod:`autodist.runtime.job.profiler`)."""
+"""`autodist profile FILE... [--link FILE] -o profile.json`: measured trip counts,
+branch frequencies and phase times (see :mod:`autodist.runtime.job.profiler`)."""
 
 from __future__ import annotations
 
@@ -23,11 +23,11 @@ def run(args) -> int:
     from ..runtime.job.faults import deadline
     from ..runtime.job.profiler import profile_program
 
-    links = common.link_files(args)
+    common.check_link_files(args)  # before reading the program
     program = common.read_sources(args)  # its INCLUDE files are inputs too
     common.guard_outputs(args, program, None, [("-o", args.output)])
     with deadline(args.timeout, "the profiled program"):
-        data, printed = profile_program(args.files, args.include, links)
+        data, printed = profile_program(args.files, args.include, args.link)
     write_profile_data(args.output, data, args.files)
     if args.show_output:
         sys.stdout.write(printed)

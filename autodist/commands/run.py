@@ -52,7 +52,7 @@ def _request(args):
         check_local_ranks(args.nprocs)  # before reading the program
     if not 0 <= args.rtol < 1:
         raise UsageError("--rtol must be in [0, 1)")
-    common.link_files(args)
+    common.check_link_files(args)
     common.guard_outputs(args, None, None, [("--report", args.report), ("--dump", args.dump)])
     return RunRequest(files=tuple(args.files), include_dirs=tuple(args.include), report=args.report,
                       dump=args.dump, verify=args.verify, rtol=args.rtol, vectorize=not args.no_vectorize,

@@ -75,6 +75,8 @@ class ArrayArgument:
 
 
 class _DlInfo(ctypes.Structure):
+    """glibc's ``Dl_info``: the object and symbol an address belongs to."""
+
     _fields_ = [("dli_fname", ctypes.c_char_p), ("dli_fbase", ctypes.c_void_p),
                 ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
 
@@ -94,9 +96,13 @@ def _dladdr():
 _DLADDR = _dladdr()
 
 
-def _defined_in(fn, path: str) -> bool:
-    """Whether the symbol ``fn`` lies in the library at ``path`` itself (not in
-    one it depends on); True where ``dladdr`` cannot tell."""
+def _defines(lib: ctypes.CDLL, path: str, sym: str) -> bool:
+    """Whether the library ``lib`` (loaded from ``path``) defines ``sym`` itself,
+    not a library it depends on (True where ``dladdr`` cannot tell)."""
+    try:
+        fn = lib[sym]
+    except AttributeError:
+        return False
     info = _DlInfo()
     if _DLADDR is None or not _DLADDR(ctypes.cast(fn, ctypes.c_void_p), ctypes.byref(info)) or not info.dli_fname:
         return True
@@ -127,7 +133,7 @@ class Foreign:
         """(library, symbol) defining routine ``name``, or None."""
         if name not in self._symbols:
             self._symbols[name] = next(((lib, sym) for sym in symbol_names(name) for lib, path in self._libraries
-                                        if _defined(lib, sym, path)), None)
+                                        if _defines(lib, path, sym)), None)
         return self._symbols[name]
 
     def provides(self, name: str) -> bool:
@@ -160,14 +166,6 @@ class Foreign:
         value = fn(*pointers, *lengths)
         finals = tuple(_final(a, b, k) for a, b, k in zip(args, buffers, kinds))
         return finals if result is None else (_value(value, result),) + finals
-
-
-def _defined(lib: ctypes.CDLL, sym: str, path: str) -> bool:
-    try:
-        fn = lib[sym]
-    except AttributeError:
-        return False
-    return _defined_in(fn, path)
 
 
 def _buffer(arg, code: str) -> np.ndarray:

@@ -83,8 +83,9 @@ class LinkedBuild:
 
 
 def _compiler(kind: str, path: str) -> str:
+    """The compiler of a ``kind`` source (``path``: the file to name if there is none)."""
     names = ("cc", "gcc") if kind == "c" else ("gfortran",)
-    found = next((shutil.which(n) for n in names if shutil.which(n)), None)
+    found = next(filter(None, map(shutil.which, names)), None)
     if found is None:
         raise AutodistError(f"--link: no {' or '.join(names)} found to compile it", path)
     return found

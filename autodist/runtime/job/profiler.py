@@ -66,9 +66,9 @@ def _goto_loops(program: ir.Program) -> set[str]:
 
 def profile_program(files, include_dirs=(), links=()) -> tuple[ProfileData, str]:
     """Measured frequencies and phase times of a program (calling the
-    routines of ``links``, the checked ``--link`` files), and its output."""
+    routines of ``links``, the ``--link`` files), and its output."""
     with tempfile.TemporaryDirectory(prefix="autodist-link-") as folder:
-        foreign = link.load(link.build(links, folder), folder)
+        foreign = link.load(link.build(link.link_files(links), folder), folder)
         return _profile(files, include_dirs, foreign)
 
 
