@@ -79,7 +79,11 @@ def _shared(comm, build):
 
 def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
     """Run the program of ``req`` on ``comm`` (see the module docstring)."""
-    with tempfile.TemporaryDirectory(prefix="autodist-link-") as folder:
+    from .faults import Mailbox
+
+    # in the folder of the job autodist launched, if any: it goes with the job, also when a rank is aborted
+    job = Mailbox.of_this_job()
+    with tempfile.TemporaryDirectory(prefix="autodist-link-", dir=None if job is None else job.folder) as folder:
         return _run_on_ranks(req, comm, out, folder)
 
 
