@@ -17,6 +17,20 @@ def add_source_args(parser) -> None:
                         help="search DIR for INCLUDE files (repeatable)")
 
 
+def add_link_arg(parser) -> None:
+    parser.add_argument("--link", action="append", default=[], metavar="FILE",
+                        help="routines outside the program: a C (.c) or Fortran source, built with the system's "
+                             "compilers, or a shared library (.so), called through ctypes (repeatable)")
+
+
+def check_link_files(args) -> None:
+    """Refuse a ``--link`` file that is missing or of an unknown kind (a usage
+    error), before anything runs."""
+    from ..runtime.job.link import link_files
+
+    link_files(getattr(args, "link", []))
+
+
 #: The longest time limit accepted (a week): beyond it a limit is a typo.
 MAX_TIMEOUT = 7 * 24 * 3600.0
 
@@ -166,11 +180,12 @@ def report_stages(pipe, args) -> None:
 def guard_outputs(args, program, machine, outputs) -> None:
     """Refuse, before anything is written, an output (``(option, path)`` pairs) that
     would replace a file this run reads — a source or INCLUDE file of ``program``,
-    the machine profile, the ``--profile`` data — or another output, the
+    a ``--link`` file, the machine profile, the ``--profile`` data — or another output, the
     procedure database of ``--db`` included."""
     from ..fileio import check_outputs
 
     reads = list(program.files) if program is not None else list(getattr(args, "files", []))
+    reads += getattr(args, "link", [])
     if machine is not None and machine.source and Path(machine.source).exists():
         reads.append(machine.source)
     if getattr(args, "profile", None):

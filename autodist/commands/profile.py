@@ -1,5 +1,5 @@
-"""`autodist profile FILE... -o profile.json`: measured trip counts, branch
-frequencies and phase times (see :mod:`autodist.runtime.job.profiler`)."""
+"""`autodist profile FILE... [--link FILE] -o profile.json`: measured trip counts,
+branch frequencies and phase times (see :mod:`autodist.runtime.job.profiler`)."""
 
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ from ..runtime.job.launch import DEFAULT_TIMEOUT
 
 def configure(parser) -> None:
     common.add_source_args(parser)
+    common.add_link_arg(parser)
     parser.add_argument("-o", "--output", metavar="FILE.json", required=True,
                         help="where to write the profile data (read by --profile of analyze, annotate, compare, sweep)")
     parser.add_argument("--show-output", action="store_true", help="print what the program prints (on stdout)")
@@ -22,10 +23,11 @@ def run(args) -> int:
     from ..runtime.job.faults import deadline
     from ..runtime.job.profiler import profile_program
 
+    common.check_link_files(args)  # before reading the program
     program = common.read_sources(args)  # its INCLUDE files are inputs too
     common.guard_outputs(args, program, None, [("-o", args.output)])
     with deadline(args.timeout, "the profiled program"):
-        data, printed = profile_program(args.files, args.include)
+        data, printed = profile_program(args.files, args.include, args.link)
     write_profile_data(args.output, data, args.files)
     if args.show_output:
         sys.stdout.write(printed)

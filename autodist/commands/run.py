@@ -1,4 +1,4 @@
-"""`autodist run FILE... [-np N] [--report FILE.json] [--dump FILE.npz] [--verify]`.
+"""`autodist run FILE... [-np N] [--link FILE] [--report FILE.json] [--dump FILE.npz] [--verify]`.
 
 Runs an HPF-annotated program on ``N`` MPI ranks (starting ``mpiexec`` from
 the MPI that mpi4py uses, or in place when already launched by mpiexec),
@@ -19,6 +19,7 @@ def configure(parser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="Fortran 77 source files (with HPF directives)")
     parser.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
                         help="search DIR for INCLUDE files (repeatable)")
+    common.add_link_arg(parser)
     parser.add_argument("-np", "--nprocs", dest="nprocs", type=int, default=None, metavar="N",
                         help="number of MPI ranks (default: the running MPI job's size, else 1)")
     parser.add_argument("--report", metavar="FILE.json", default=None,
@@ -51,11 +52,12 @@ def _request(args):
         check_local_ranks(args.nprocs)  # before reading the program
     if not 0 <= args.rtol < 1:
         raise UsageError("--rtol must be in [0, 1)")
+    common.check_link_files(args)
     common.guard_outputs(args, None, None, [("--report", args.report), ("--dump", args.dump)])
     return RunRequest(files=tuple(args.files), include_dirs=tuple(args.include), report=args.report,
                       dump=args.dump, verify=args.verify, rtol=args.rtol, vectorize=not args.no_vectorize,
                       distribute=not args.replicated, gfortran=not args.no_gfortran, quiet=args.quiet,
-                      timeout=args.timeout)
+                      timeout=args.timeout, links=tuple(args.link))
 
 
 def _rank_main(req) -> int:
@@ -88,6 +90,8 @@ def _argv(args, nprocs: int) -> list[str]:
     out = ["run", *args.files, "-np", str(nprocs), "--timeout", str(args.timeout), "--rtol", repr(args.rtol)]
     for d in args.include:
         out += ["-I", d]
+    for f in args.link:
+        out += ["--link", f]
     for flag, value in (("--report", args.report), ("--dump", args.dump)):
         if value is not None:
             out += [flag, value]

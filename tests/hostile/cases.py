@@ -165,6 +165,7 @@ def _absurd_options(rng: random.Random) -> list[tuple[str, ...]]:
         ("run", "-q", "prog.f", "-np", big),
         ("run", "-q", "prog.f", "--timeout", big),
         ("run", "-q", "prog.f", "--rtol", big),
+        ("run", "-q", "prog.f", "--link", rng.choice(("nosuch.c", "consts.h", "sub", "", big))),
         ("analyze", "-q", "prog.f", "--trip-count", big),
         ("sweep", "-q", "prog.f", "--vary", f"latency={big}"),
         ("sweep", "-q", "prog.f", "--vary", f"latency=1e-9:1e-3:log:{big}"),

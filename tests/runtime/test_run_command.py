@@ -333,7 +333,8 @@ def test_routines_outside_the_program_are_one_error_naming_every_call(tmp_path):
     out = cli("run", str(path), "-np", "2")
     assert out.returncode == 2 and out.stdout == ""
     assert (f"{path}:3: routines outside the program are outside the runtime's subset: "
-            f"DNRM (called at {path}:4); WTIME (called at {path}:3, {path}:6)") in out.stderr
+            f"DNRM (called at {path}:4); WTIME (called at {path}:3, {path}:6) "
+            "(give their sources or a shared library with --link FILE)") in out.stderr
     assert out.stderr.count("\n") == 1
 
 

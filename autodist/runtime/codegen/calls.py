@@ -2,13 +2,16 @@
 :class:`~autodist.runtime.codegen.units.UnitTranslator`): arrays passed by
 object, scalars by value, the callee's final scalar dummies stored back into
 the caller's variables and array elements (call by reference as the caller
-sees it), COMMON scalars stored before the call and loaded after."""
+sees it), COMMON scalars stored before the call and loaded after.  The
+arguments of gfortran's extension routines and of the ``--link`` routines
+(every scalar variable may be written) go the same way."""
 
 from __future__ import annotations
 
 from ... import ir
 from ...errors import UnsupportedError
 from ..fortran.extensions import ROUTINES
+from ..fortran.foreign import RESULT_TYPES, abi_code
 from . import intrinsic_code as ic
 from .facts import unsupported
 
@@ -24,6 +27,10 @@ class Calls:
         r = em.fresh("res")
         if callee is None and s.name in ROUTINES and not ROUTINES[s.name].function:
             code, writeback = self.extension(s.name, s.args, s.span)
+            call = f"{r} = {code}"
+            self.store_commons()
+        elif callee is None and s.name in self.facts.linked:
+            code, writeback = self.linked(s.name, None, s.args, s.span)
             call = f"{r} = {code}"
             self.store_commons()
         elif callee is None or callee.kind != "subroutine":
@@ -110,6 +117,35 @@ class Calls:
         call = f"_rt.ext.call({name!r}, {tuple(kinds)!r}{''.join(', ' + c for c in codes)})"
         return call, writeback
 
+    def linked(self, name: str, result: ir.Type | None, args: tuple[ir.Expr, ...], span: ir.Span
+               ) -> tuple[str, list[tuple[int, ir.Expr]]]:
+        """The call of a routine of the ``--link`` libraries
+        (:mod:`~autodist.runtime.spmd.linked`; a FUNCTION of type ``result``,
+        a subroutine when None) and the arguments to store back: every scalar
+        variable passed, since the routine may write any of them.  Arrays and
+        array elements go as arrays (the routine writes them in place)."""
+        res = None if result is None else abi_code(result)
+        if result is not None and res not in RESULT_TYPES:
+            raise unsupported(f"a {result} result of --link function {name}", span)
+        codes, kinds, writeback = [], [], []
+        offset = 1 if result is not None else 0
+        for k, a in enumerate(args):
+            sym = self.sym(a.name) if isinstance(a, (ir.Name, ir.Index)) else None
+            if sym is not None and sym.is_array:
+                subs = ", ".join(self.ex.int_expr(x) for x in a.subscripts) if isinstance(a, ir.Index) else None
+                code, t = (f"a_{a.name}" if subs is None else f"_rt.element(a_{a.name}, ({subs},))"), sym.type
+            elif isinstance(a, ir.Name) and self.assignable(a.name):
+                code, t, _ = self.ex.expr(a)
+                writeback.append((k + offset, a))
+            elif sym is not None and isinstance(a, ir.Name) and sym.kind in ("function", "subroutine", "intrinsic"):
+                raise unsupported(f"passing procedure {a.name} to --link routine {name}", span)
+            else:
+                code, t, _ = self.ex.expr(a)
+            codes.append(code)
+            kinds.append(_abi(t, f"argument {k + 1} ({t}) of --link routine {name}", span))
+        call = f"_rt.linked.call({name!r}, {res!r}, {tuple(kinds)!r}{''.join(', ' + c for c in codes)})"
+        return call, writeback
+
     def by_position(self, name: str, keywords: tuple[str, ...], args: tuple[ir.Expr, ...], span: ir.Span
                     ) -> list[ir.Expr | None]:
         """``args`` at their dummies' positions: keyword arguments ``KEY = variable``
@@ -148,3 +184,12 @@ class Calls:
             assert isinstance(target, ir.Index)
             subs = ", ".join(self.ex.int_expr(x) for x in target.subscripts)
             self.em(f"a_{target.name}.s({code}, {subs})")
+
+
+def _abi(t: ir.Type, what: str, span: ir.Span) -> str:
+    """The ABI code of ``t`` (:func:`~autodist.runtime.fortran.foreign.abi_code`),
+    or the error for ``what`` when a linked routine cannot take or return it."""
+    code = abi_code(t)
+    if code is None:
+        raise unsupported(what, span)
+    return code

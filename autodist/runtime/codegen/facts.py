@@ -1,6 +1,6 @@
 """What translating one unit needs to know about the others: modified dummies
-(from the analysis) and COMMON block slots; the error for a construct outside
-the runtime's subset."""
+(from the analysis), COMMON block slots and the routines of the ``--link``
+libraries; the error for a construct outside the runtime's subset."""
 
 from __future__ import annotations
 
@@ -23,10 +23,13 @@ class ProgramFacts:
     units: dict[str, ir.Unit]
     modified: dict[str, frozenset[int]]  # unit -> positions of dummies it may modify
     commons: dict[str, tuple[tuple[str, ir.Type, tuple[int, ...] | None], ...]]  # block -> slots
+    linked: frozenset[str] = frozenset()  # routines outside the program that --link libraries define
 
 
-def program_facts(program: ir.Program, analysis: ProgramAnalysis) -> ProgramFacts:
-    """Modified dummies (transitively through calls, from the analysis) and COMMON block slots."""
+def program_facts(program: ir.Program, analysis: ProgramAnalysis, linked: frozenset[str] = frozenset()
+                  ) -> ProgramFacts:
+    """Modified dummies (transitively through calls, from the analysis), COMMON
+    block slots, and ``linked``: the routines the ``--link`` libraries give."""
     units = {u.name: u for u in program.units}
     mods = {p.name: p.effects.writes_args for p in analysis.procedures}
     commons: dict[str, tuple] = {}
@@ -48,4 +51,4 @@ def program_facts(program: ir.Program, analysis: ProgramAnalysis) -> ProgramFact
                     f"COMMON {label} is declared with other members here than in another unit "
                     "(storage association across different layouts is outside the runtime's subset)",
                     c.span.file, c.span.first)
-    return ProgramFacts(units, mods, commons)
+    return ProgramFacts(units, mods, commons, linked)

@@ -110,9 +110,13 @@ class UnitTranslator(Calls, InputOutput):
         s = self.sym(name)
         return s is not None and not s.is_array and s.kind == "variable"
 
+    def is_result(self, name: str) -> bool:
+        """Whether ``name`` is the result variable of the FUNCTION being translated."""
+        return self.unit.kind == "function" and name == (self.unit.result or self.unit.name)
+
     def assignable(self, name: str) -> bool:
         """A scalar variable, or the result variable of the FUNCTION being translated."""
-        return self.scalar_var(name) or (self.unit.kind == "function" and name == (self.unit.result or self.unit.name))
+        return self.scalar_var(name) or self.is_result(name)
 
     # ---------------------------------------------------------------- the unit
 
@@ -507,6 +511,8 @@ class _SeqExpr(ExprGen):
         callee = self.facts.units.get(e.name)
         if callee is None and e.name in ROUTINES and ROUTINES[e.name].function:
             call, writeback = self.tr.extension(e.name, e.args, self.span)  # type: ignore[arg-type]
+        elif callee is None and e.name in self.facts.linked:
+            call, writeback = self.tr.linked(e.name, self.type_of_name(e.name), e.args, self.span)  # type: ignore[arg-type]
         elif callee is None or callee.kind != "function":
             raise unsupported(f"a reference to function {e.name} (not a FUNCTION of the program)", self.span)
         else:

@@ -20,9 +20,11 @@ also gets a loop entry under its own key: trips = evaluations /
 from __future__ import annotations
 
 import io
+import tempfile
 
 from ... import ir
 from ...analysis.model import BranchStats, LoopStats, ProfileData
+from . import link
 
 
 class Profiler:
@@ -62,20 +64,28 @@ def _goto_loops(program: ir.Program) -> set[str]:
     return out
 
 
-def profile_program(files, include_dirs=()) -> tuple[ProfileData, str]:
-    """Measured frequencies and phase times of a program, and its output."""
+def profile_program(files, include_dirs=(), links=()) -> tuple[ProfileData, str]:
+    """Measured frequencies and phase times of a program (calling the
+    routines of ``links``, the ``--link`` files), and its output."""
+    with tempfile.TemporaryDirectory(prefix="autodist-link-") as folder:
+        foreign = link.load(link.build(link.link_files(links), folder), folder)
+        return _profile(files, include_dirs, foreign)
+
+
+def _profile(files, include_dirs, foreign) -> tuple[ProfileData, str]:
     from mpi4py import MPI
 
     from ..spmd.executor import Executor, RunOptions, translate_program
     from .runner import prepare
 
-    program, analysis, translations = prepare(files, include_dirs)
+    program, analysis, translations = prepare(files, include_dirs, foreign=foreign)
     prof = Profiler()
-    counted = translate_program(program, analysis, instrument=True)
+    counted = translate_program(program, analysis, instrument=True, foreign=foreign)
     out = io.StringIO()
     Executor(program, analysis, MPI.COMM_SELF, RunOptions(vectorize=False, instrument=True), out=out,
-             profiler=prof, translations=counted).run()
-    timed = Executor(program, analysis, MPI.COMM_SELF, RunOptions(), out=io.StringIO(), translations=translations)
+             profiler=prof, translations=counted, foreign=foreign).run()
+    timed = Executor(program, analysis, MPI.COMM_SELF, RunOptions(), out=io.StringIO(), translations=translations,
+                     foreign=foreign)
     timed.run()
     loops = {k: LoopStats(trips / entries if entries else 0.0, entries) for k, (entries, trips) in prof.loops.items()}
     branches = {k: BranchStats(taken / n if n else 0.0, n) for k, (n, taken) in prof.branches.items()}

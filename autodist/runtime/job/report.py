@@ -16,6 +16,7 @@ Format (``version`` 1)::
                             "messages_sent": ..., "messages_received": ...}, ...]}],
      "remaps": [{"procedure": "ADI", "line": 50, "array": "X", "from": "(*,BLOCK)",
                  "to": "(BLOCK,*)", "executions": 10, "ranks": [...]}],
+     "linked": [{"routine": "WTIME", "calls": 2, "mode": "replicated", "ranks": [...]}],
      "other": [{"region": "scalar access", "ranks": [...]}],
      "totals": [...per rank...],
      "replicated": [{"array": "MAIN.NAMES", "reason": "a CHARACTER array: ..."}]}
@@ -29,9 +30,12 @@ receive by :func:`autodist.owner.needs.phase_needs`.  A call phase
 own phases included (those are listed under the callee too).  ``mode`` is
 ``distributed``, ``pipelined``, ``replicated`` (gathered on every rank) or
 ``inline`` (outside the vectorizable subset, run on replicated data);
-``reason`` says why a phase was not distributed.  ``replicated`` lists the
-arrays whose directives map them but which the runtime keeps whole on every
-rank, and why.
+``reason`` says why a phase was not distributed.  ``linked`` lists the
+routines of the ``--link`` libraries the program called: how many times, and
+how (``replicated``: every rank calls it on the whole arrays,
+:mod:`autodist.runtime.spmd.linked`); their counters are the calls' time and
+the gathers of the arrays passed.  ``replicated`` lists the arrays whose
+directives map them but which the runtime keeps whole on every rank, and why.
 """
 
 from __future__ import annotations
@@ -40,6 +44,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ...analysis.model import ProgramAnalysis
+from ..spmd.linked import region_of
 
 _FIELDS = ("compute_time", "comm_time", "elements_sent", "elements_received", "bytes_sent", "bytes_received",
            "messages_sent", "messages_received")
@@ -55,9 +60,11 @@ def _rank_rows(per_rank: list[dict], region: str) -> list[dict]:
 
 def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: dict, remap_log: dict,
                  predicted: dict[str, list[int]], executions: dict[str, int], files: tuple[str, ...],
-                 nprocs: int, seconds: float, stop, kept_replicated: dict[str, str] | None = None
-                 ) -> dict[str, Any]:
-    """The report (see the module docstring) from every rank's counters."""
+                 nprocs: int, seconds: float, stop, linked: dict[str, int] | None = None,
+                 kept_replicated: dict[str, str] | None = None) -> dict[str, Any]:
+    """The report (see the module docstring) from every rank's counters;
+    ``linked``: the calls of each ``--link`` routine; ``kept_replicated``: the
+    arrays the runtime keeps whole against their directives, and why."""
     phases = []
     used: set[str] = set()
     for proc in analysis.procedures:
@@ -78,6 +85,11 @@ def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: d
         used.add(region)
         remaps.append({"procedure": unit, "line": line, "array": array, "from": src, "to": dst,
                        "executions": executions.get(region, 0), "ranks": _rank_rows(per_rank, region)})
+    calls = []
+    for name, count in sorted((linked or {}).items()):
+        region = region_of(name)
+        used.add(region)
+        calls.append({"routine": name, "calls": count, "mode": "replicated", "ranks": _rank_rows(per_rank, region)})
     others = sorted({k for d in per_rank for k in d["regions"]} - used)
     other = [{"region": k, "ranks": _rank_rows(per_rank, k)} for k in others]
     totals = []
@@ -89,7 +101,7 @@ def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: d
         totals.append(row)
     return {"version": 1, "program": list(files), "nprocs": nprocs, "seconds": seconds,
             "stop": stop if stop is None or isinstance(stop, (int, str)) else str(stop),
-            "phases": phases, "remaps": remaps, "other": other, "totals": totals,
+            "phases": phases, "remaps": remaps, "linked": calls, "other": other, "totals": totals,
             "replicated": [{"array": a, "reason": why} for a, why in sorted((kept_replicated or {}).items())]}
 
 
@@ -150,6 +162,16 @@ class RemapRecord:
 
 
 @dataclass(frozen=True)
+class LinkedRecord:
+    """The calls of one ``--link`` routine."""
+
+    routine: str
+    calls: int
+    mode: str
+    ranks: tuple[RegionRecord, ...]
+
+
+@dataclass(frozen=True)
 class RunReport:
     """What ``autodist run`` reports, parsed (see :func:`parse_report`)."""
 
@@ -160,6 +182,7 @@ class RunReport:
     seconds: float = 0.0
     phases: tuple[PhaseRecord, ...] = ()
     remaps: tuple[RemapRecord, ...] = ()
+    linked: tuple[LinkedRecord, ...] = ()
     raw: dict = field(default_factory=dict, compare=False, repr=False)
     arrays: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -182,5 +205,6 @@ def parse_report(raw: dict, status: int = 0, stdout: str = "", stderr: str = "",
                    for p in raw.get("phases", ()))
     remaps = tuple(RemapRecord(r["procedure"], r["line"], r["array"], r["from"], r["to"], r["executions"],
                                _regions(r["ranks"])) for r in raw.get("remaps", ()))
-    return RunReport(status, stdout, stderr, raw.get("nprocs", 0), raw.get("seconds", 0.0), phases, remaps, raw,
-                     arrays or {})
+    linked = tuple(LinkedRecord(r["routine"], r["calls"], r["mode"], _regions(r["ranks"])) for r in raw.get("linked", ()))
+    return RunReport(status, stdout, stderr, raw.get("nprocs", 0), raw.get("seconds", 0.0), phases, remaps, linked,
+                     raw, arrays or {})

@@ -1,10 +1,11 @@
 """One ``autodist run`` on the ranks of a communicator.
 
-:func:`run_on_ranks` is what every rank executes: rank 0 reads, analyzes and
-translates the program (so that an error in the source is reported once,
-before anything runs) and broadcasts the result; every rank runs it; rank 0
-writes the report (:mod:`autodist.runtime.job.report`) and the dump, and with
-``verify`` compares the run with a sequential run and with gfortran
+:func:`run_on_ranks` is what every rank executes: rank 0 builds the ``--link``
+files (:mod:`autodist.runtime.job.link`), reads, analyzes and translates the
+program (so that an error in the source is reported once, before anything
+runs) and broadcasts the result; every rank loads the libraries and runs it;
+rank 0 writes the report (:mod:`autodist.runtime.job.report`) and the dump,
+and with ``verify`` compares the run with a sequential run and with gfortran
 (:mod:`autodist.runtime.job.verify`).  The exit status is the same on every rank.
 """
 
@@ -13,6 +14,7 @@ from __future__ import annotations
 import io
 import json
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,17 +40,19 @@ class RunRequest:
     gfortran: bool = True
     quiet: bool = False
     timeout: float = 600.0
+    links: tuple[str, ...] = ()  # --link files
 
 
-def prepare(files, include_dirs=(), instrument: bool = False):
-    """Read, analyze and translate: (program, analysis, translations)."""
+def prepare(files, include_dirs=(), instrument: bool = False, foreign=None):
+    """Read, analyze and translate (calling the routines of ``foreign``, the
+    loaded ``--link`` libraries): (program, analysis, translations)."""
     from ...analysis import analyze
     from ...frontend import read_program
     from ..spmd.executor import translate_program
 
     program = read_program(list(files), include_dirs=list(include_dirs))
     analysis = analyze(program)
-    return program, analysis, translate_program(program, analysis, instrument)
+    return program, analysis, translate_program(program, analysis, instrument, foreign)
 
 
 def _shared(comm, build):
@@ -75,7 +79,19 @@ def _shared(comm, build):
 
 def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
     """Run the program of ``req`` on ``comm`` (see the module docstring)."""
+    from .faults import Mailbox
+
+    # in the folder of the job autodist launched, if any: it goes with the job, also when a rank is aborted
+    job = Mailbox.of_this_job()
+    with tempfile.TemporaryDirectory(prefix="autodist-link-", dir=None if job is None else job.folder) as folder:
+        return _run_on_ranks(req, comm, out, folder)
+
+
+def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int:
+    """:func:`run_on_ranks`, the ``--link`` libraries built into (rank 0) and
+    loaded from this rank's ``folder``."""
     from ..spmd.executor import Executor, RunOptions
+    from . import link
 
     if out is None:
         out = sys.stdout
@@ -85,15 +101,17 @@ def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
     def build():
         from ...fileio import check_outputs
 
-        got = prepare(req.files, req.include_dirs)
+        built = link.build(link.link_files(req.links), folder)
+        got = prepare(req.files, req.include_dirs, foreign=link.load(built, folder))
         # INCLUDE files are known once the program is read
-        check_outputs([("--report", req.report), ("--dump", req.dump)], got[0].files)
-        return got
+        check_outputs([("--report", req.report), ("--dump", req.dump)], got[0].files + req.links)
+        return got + (built,)
 
     prepared = _shared(comm, build)
     if prepared is None:
         return 2
-    program, analysis, translations = prepared
+    program, analysis, translations, built = prepared
+    foreign = link.load(built, folder)
     if rank == 0 and not req.quiet:
         from ...analysis.assertions import independent_assertions
 
@@ -103,7 +121,7 @@ def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
     tee = io.StringIO() if req.verify else None
     stream = _Tee(out, tee) if tee is not None else out
     options = RunOptions(vectorize=req.vectorize, distribute=req.distribute)
-    ex = Executor(program, analysis, comm, options, out=stream, translations=translations)
+    ex = Executor(program, analysis, comm, options, out=stream, translations=translations, foreign=foreign)
     comm.Barrier()
     t0 = time.perf_counter()
     stop = ex.run()
@@ -118,7 +136,7 @@ def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
         for d in predicted or []:
             merged.update(d)
         report = build_report(per_rank, analysis, ex.phase_modes, ex.remap_log, merged, executions,
-                              program.files, comm.Get_size(), seconds, stop, ex.kept_replicated)
+                              program.files, comm.Get_size(), seconds, stop, ex.linked.calls, ex.kept_replicated)
         _write_json(req.report, report)
     need_arrays = req.dump is not None or req.verify
     arrays = ex.gather_arrays(root=0) if need_arrays else None
@@ -129,7 +147,8 @@ def run_on_ranks(req: RunRequest, comm, out: TextIO | None = None) -> int:
     if req.verify:
         ok = None
         if rank == 0:
-            ok = _verify(req, program, analysis, translations, arrays, bounds, tee.getvalue())  # type: ignore[union-attr]
+            ok = _verify(req, (program, analysis, translations), foreign, link.reference_inputs(built), arrays,
+                         bounds, tee.getvalue())  # type: ignore[union-attr]
         ok = comm.bcast(ok, root=0) if comm.Get_size() > 1 else ok
         if not ok:
             status = 1
@@ -183,16 +202,18 @@ def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
     write_bytes_atomically(path, buf.getvalue())
 
 
-def _verify(req: RunRequest, program, analysis, translations, arrays, bounds, printed: str) -> bool:
-    """Rank 0: compare with a sequential run and with gfortran; says how on stderr."""
+def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, bounds, printed: str) -> bool:
+    """Rank 0: compare with a sequential run and with gfortran (linked with
+    ``link_inputs``); says how on stderr."""
     from mpi4py import MPI
 
     from ..spmd.executor import Executor, RunOptions
     from .verify import compare_arrays, compare_output, gfortran_available, run_gfortran
 
+    program, analysis, translations = prepared
     buf = io.StringIO()
     seq = Executor(program, analysis, MPI.COMM_SELF, RunOptions(vectorize=req.vectorize), out=buf,
-                   translations=translations)
+                   translations=translations, foreign=foreign)
     seq.run()
     ref = seq.gather_arrays(root=0)
     ok = True
@@ -200,7 +221,7 @@ def _verify(req: RunRequest, program, analysis, translations, arrays, bounds, pr
                compare_output(printed, buf.getvalue(), req.rtol))]
     if req.gfortran and gfortran_available():
         try:
-            g = run_gfortran(program, req.include_dirs, req.timeout)
+            g = run_gfortran(program, req.include_dirs, req.timeout, link_inputs=link_inputs)
             mism = compare_arrays(arrays, g.arrays, bounds, req.rtol) or compare_output(printed, g.stdout, req.rtol)
             checks.append((f"gfortran ({len(g.arrays)} array(s) and the output)", mism))
         except (RuntimeError, OSError) as exc:

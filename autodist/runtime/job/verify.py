@@ -33,6 +33,7 @@ import subprocess
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 import numpy as np
 
@@ -147,9 +148,10 @@ class GfortranRun:
 
 
 def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
-                 gfortran: str | None = None) -> GfortranRun:
+                 gfortran: str | None = None, link_inputs: Sequence[str] = ()) -> GfortranRun:
     """Compile the program with gfortran (arrays of the main program dumped
-    at its END) and run it."""
+    at its END), linked with ``link_inputs`` (the objects and libraries of
+    ``--link``: :func:`autodist.runtime.job.link.reference_inputs`), and run it."""
     gf = gfortran or gfortran_available()
     if gf is None:
         raise FileNotFoundError("gfortran is not installed")
@@ -168,7 +170,8 @@ def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
             sources.append(out)
         incs = [f"-I{Path(f).resolve().parent}" for f in program.files] + [f"-I{d}" for d in include_dirs]
         exe = tmpd / "prog"
-        build = subprocess.run([gf, *GFORTRAN_FLAGS, *dict.fromkeys(incs), "-o", str(exe), *map(str, sources)],
+        build = subprocess.run([gf, *GFORTRAN_FLAGS, *dict.fromkeys(incs), "-o", str(exe), *map(str, sources),
+                                *link_inputs],
                                capture_output=True, encoding="utf-8", errors="replace", timeout=timeout)
         if build.returncode != 0:
             raise RuntimeError(f"gfortran could not compile the program: {build.stderr.strip()[-500:]}")

@@ -18,6 +18,8 @@
 * runs each loop phase through :mod:`autodist.runtime.spmd.planner`: distributed
   (owner computes, the data each rank needs received first), pipelined in
   rank order, or on replicated data;
+* calls the routines of the ``--link`` libraries, replicated
+  (:mod:`autodist.runtime.spmd.linked`);
 * writes the program's output on rank 0, and counts communication and time
   per region (phase, remap) in :class:`~autodist.runtime.comm.stats.CommStats`.
 
@@ -43,10 +45,12 @@ from ...hpf.resolve import UnitMapping, apply_executable, resolve_unit
 from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
 from ..fortran.extensions import ROUTINES, Extensions
+from ..fortran.foreign import Foreign
 from ..codegen import intrinsic_code as ic
 from ..comm.storage import numpy_dtype, storable
 from .arrays import Comms, ElementRef, RtArray
 from .io import UnitIo
+from .linked import LinkedCalls
 from ..fortran.files import FileTable
 from ..fortran.input import IoCondition
 from ..codegen.generated import GENERATED_HELPERS, StopProgram
@@ -101,7 +105,8 @@ class Executor(UnitIo):
     """Runs one program on the ranks of ``comm`` (see the module docstring)."""
 
     def __init__(self, program: ir.Program, analysis: ProgramAnalysis, comm, options: RunOptions = RunOptions(),
-                 out: TextIO | None = None, profiler=None, translations: dict[str, Translation] | None = None):
+                 out: TextIO | None = None, profiler=None, translations: dict[str, Translation] | None = None,
+                 foreign: Foreign | None = None):
         self.program = program
         self.analysis = analysis
         self.options = options
@@ -111,7 +116,8 @@ class Executor(UnitIo):
         self.out = out if out is not None else sys.stdout
         self.files = FileTable(lambda: sys.stdin.buffer)
         self.profiler = profiler
-        self.facts: ProgramFacts = program_facts(program, analysis)
+        self.linked = LinkedCalls(foreign, self.comms)
+        self.facts: ProgramFacts = program_facts(program, analysis, linked_routines(program, foreign))
         self.units = {u.name: u for u in program.units}
         self.phases: dict[tuple[str, int], Phase] = {}
         for proc in analysis.procedures:
@@ -485,11 +491,11 @@ class Executor(UnitIo):
 # --------------------------------------------------------------------------- helpers
 
 
-def _check_routines(program: ir.Program) -> None:
-    """One error naming every routine the program calls that is neither one of
-    its units nor a runtime extension, with every place it is called."""
+def _outside_routines(program: ir.Program) -> dict[str, list[str]]:
+    """Every routine the program calls that is neither one of its units nor a
+    runtime extension, with the places (``file:line``) it is called, in order."""
     units = {u.name for u in program.units}
-    missing: dict[str, list[str]] = {}
+    outside: dict[str, list[str]] = {}
     for u in program.units:
         for s in ir.walk(u.body):
             names = [s.name] if isinstance(s, ir.Call) else []
@@ -497,12 +503,30 @@ def _check_routines(program: ir.Program) -> None:
                       if isinstance(x, ir.FuncRef) and x.kind == "external"]
             for n in names:
                 if n not in units and n not in ROUTINES:
-                    missing.setdefault(n, []).append(f"{s.span.file}:{s.span.first}")
+                    outside.setdefault(n, []).append(f"{s.span.file}:{s.span.first}")
+    return outside
+
+
+def linked_routines(program: ir.Program, foreign: Foreign | None) -> frozenset[str]:
+    """The routines outside the program that the ``--link`` libraries define."""
+    if foreign is None:
+        return frozenset()
+    return frozenset(n for n in _outside_routines(program) if foreign.provides(n))
+
+
+def _check_routines(program: ir.Program, foreign: Foreign | None) -> frozenset[str]:
+    """The routines of the ``--link`` libraries the program calls; one error
+    naming every other routine outside the program, with every place it is called."""
+    linked = linked_routines(program, foreign)
+    missing = {n: w for n, w in _outside_routines(program).items() if n not in linked}
     if missing:
         first = next(iter(missing.values()))[0].rsplit(":", 1)
         listed = "; ".join(f"{n} (called at {', '.join(dict.fromkeys(w))})" for n, w in sorted(missing.items()))
-        raise UnsupportedError(f"routines outside the program are outside the runtime's subset: {listed}",
-                               first[0], int(first[1]))
+        what = ("routines outside the program are outside the runtime's subset" if foreign is None else
+                f"routines in neither the program nor the --link files ({', '.join(foreign.labels)})")
+        hint = " (give their sources or a shared library with --link FILE)" if foreign is None else ""
+        raise UnsupportedError(f"{what}: {listed}{hint}", first[0], int(first[1]))
+    return linked
 
 
 def _extensions(ex: Executor) -> Extensions:
@@ -527,15 +551,16 @@ def phase_lines(analysis: ProgramAnalysis, unit: str, kind: str = "loop") -> set
     return {ph.span.first for ph in analysis.procedure(unit).phases if ph.kind == kind}
 
 
-def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument: bool = False
-                      ) -> dict[str, Translation]:
-    """Every unit's translation (raises :class:`UnsupportedError` for a
-    construct outside the runtime's subset, before anything runs)."""
-    facts = program_facts(program, analysis)
+def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument: bool = False,
+                      foreign: Foreign | None = None) -> dict[str, Translation]:
+    """Every unit's translation, calling the routines of ``foreign`` (the
+    ``--link`` libraries) where the program calls them (raises
+    :class:`UnsupportedError` for a construct outside the runtime's subset,
+    before anything runs)."""
     if program.main is None:
         raise UnsupportedError("the program has no main program unit",
                                program.files[0] if program.files else None)
-    _check_routines(program)
+    facts = program_facts(program, analysis, _check_routines(program, foreign))
     return {u.name: translate_unit(u, facts, phase_lines(analysis, u.name), instrument,
                                    phase_lines(analysis, u.name, "call"))
             for u in program.units if u.kind != "blockdata"}
