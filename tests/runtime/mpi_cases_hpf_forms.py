@@ -319,3 +319,35 @@ def mpi_case_dummies_and_common_arrays(comm):
 
 def mpi_case_phase_outside_the_fast_path(comm):
     check_against_gfortran(comm, INLINE_PHASE)
+
+
+EMPTY_PARTS = """
+      PROGRAM EMPTY
+C     BLOCK over fewer columns than some rank counts cover: with 4 columns
+C     on 3 ranks the third rank holds nothing (it crashed copying its part
+C     into a phase window), and CYCLIC of 2 elements on 3 or 4 ranks.
+      DOUBLE PRECISION Z(5, 4), W(2), S
+      INTEGER I, J
+CHPF$ DISTRIBUTE Z(*, BLOCK)
+CHPF$ DISTRIBUTE W(CYCLIC)
+      DO 10 J = 1, 4
+         DO 10 I = 1, 5
+            Z(I, J) = DBLE(I + 10 * J)
+   10 CONTINUE
+      DO 20 J = 2, 4
+         DO 20 I = 1, 5
+            Z(I, J) = Z(I, J) + 0.5D0 * Z(I, J - 1)
+   20 CONTINUE
+      W(1) = Z(5, 4)
+      W(2) = Z(1, 1)
+      S = 0.0D0
+      DO 30 I = 1, 2
+         S = S + W(I)
+   30 CONTINUE
+      PRINT *, S, Z(3, 3)
+      END
+"""
+
+
+def mpi_case_ranks_that_hold_nothing(comm):
+    check_against_gfortran(comm, EMPTY_PARTS if comm.Get_rank() == 0 else "")

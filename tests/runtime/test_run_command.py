@@ -382,3 +382,15 @@ def test_a_dummy_declared_larger_than_its_actual_runs_on_the_elements_the_actual
     out = cli("run", str(bad), "-np", "2")
     assert out.returncode == 2 and out.stderr.count("\n") == 1
     assert "WORK wrote into dummy V past the end of its actual argument LARGER.W (10 element(s)" in out.stderr
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+def test_verify_compares_logical_arrays_with_gfortran(tmp_path):
+    # gfortran stores LOGICAL in 4 bytes: read as 1-byte booleans the array was skipped
+    path = tmp_path / "lg.f"
+    path.write_text("      PROGRAM LG\n      LOGICAL L(6)\n      INTEGER I\n      DO 10 I = 1, 6\n"
+                    "         L(I) = MOD(I, 3) .EQ. 0\n   10 CONTINUE\n      PRINT *, L(3)\n      END\n")
+    out = cli("run", str(path), "-np", "2", "--verify")
+    assert out.returncode == 0, out.stderr
+    assert "same results as gfortran (1 array(s) and the output)" in out.stderr

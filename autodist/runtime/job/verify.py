@@ -184,7 +184,10 @@ def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
             if not path.exists():
                 continue  # the program stopped before its END
             sym = main.symbol(name)
-            data = np.fromfile(path, dtype=numpy_dtype(sym.type))
+            if sym.type.base == "logical":  # gfortran stores LOGICAL*k in k bytes, numpy bool in one
+                data = np.fromfile(path, dtype=f"i{sym.type.size}") != 0
+            else:
+                data = np.fromfile(path, dtype=numpy_dtype(sym.type))
             shape = sym.shape
             if shape is None or data.size != int(np.prod(shape)):
                 continue

@@ -99,7 +99,7 @@ class PhaseRun:
             if use.buffer is None:
                 use.buffer = np.zeros([hi - lo + 1 for lo, hi in use.window], arr.dtype, order="F")
             buf = use.buffer
-            if arr.owned is not None and arr.storage_maps() is not None:
+            if arr.owned and arr.storage_maps() is not None:  # a rank may hold nothing of it
                 wmaps = tuple(StorageMap(IndexSet.interval(lo, hi)) for lo, hi in use.window)
                 buf[selector(wmaps, arr.owned)] = arr.interior
                 windows.append((arr, use, wmaps))
