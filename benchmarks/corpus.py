@@ -10,7 +10,8 @@ fresh process with a time limit, `autodist analyze` and then `autodist annotate
 compiled with gfortran (-std=legacy) to check it still builds; with --run NP,
 `autodist run -np NP --verify` executes the program on NP ranks and compares it
 with the gfortran-compiled original (a file named `stdin` in the program's folder
-is its standard input, else it reads an empty one).  Printed per program: the
+is its standard input, else it reads an empty one; C files in the folder, a timer
+say, are given with --link).  Printed per program: the
 outcome of each step (ok, refused = a one-line error and exit 2, INTERNAL =
 exit 3, timeout; for run also WRONG = a result other than gfortran's), the
 seconds, and the first line of the message; then the totals.  Keep the corpus
@@ -118,11 +119,13 @@ def check(prog: Program, args) -> None:
 def run(prog: Program, args, autodist: list[str], inc: list[str], sources: list[str]) -> None:
     """`autodist run --verify` of the annotated program in a scratch folder (the files a
     program writes land there), its INCLUDE files found in the original folders."""
-    stdin = Path(prog.files[0]).parent / "stdin"
+    folder = Path(prog.files[0]).parent
+    stdin = folder / "stdin"
+    links = [arg for c in sorted(folder.glob("*.c")) for arg in ("--link", str(c.resolve()))]
     with tempfile.TemporaryDirectory(prefix="autodist-corpus-run-") as tmp:
         prog.steps["run"] = _run(
             [*autodist, "run", "-q", *inc, "-np", str(args.run), "--verify", "--timeout", f"{args.timeout:g}",
-             *(str(Path(f).resolve()) for f in sources)],
+             *links, *(str(Path(f).resolve()) for f in sources)],
             args.timeout + 30, cwd=tmp, stdin=stdin if stdin.is_file() else None, outcomes=RUN_OUTCOMES)
 
 
