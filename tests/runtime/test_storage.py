@@ -67,5 +67,6 @@ def test_fortran_types_map_to_numpy():
 
     assert [numpy_dtype(t) for t in (INTEGER, REAL, DOUBLE, COMPLEX, LOGICAL)] == [
         np.dtype(np.int32), np.dtype(np.float32), np.dtype(np.float64), np.dtype(np.complex64), np.dtype(bool)]
-    with pytest.raises(UnsupportedError, match=r"arrays of type CHARACTER\*8"):
-        numpy_dtype(Type("character", 8))
+    assert numpy_dtype(Type("character", 8)) == np.dtype("S8")  # the value's bytes
+    with pytest.raises(UnsupportedError, match=r"arrays of type CHARACTER\*\(\*\)"):
+        numpy_dtype(Type("character", 0))  # a length only the actual argument gives

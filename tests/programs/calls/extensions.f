@@ -15,9 +15,12 @@
       T1 = SECOND()
       CALL SYSTEM_CLOCK(IC1)
       E0 = DTIME(TB)
-      PRINT *, T1 .GE. T0, TA(2), IC1 .GE. IC0, IRATE, IMAX
+      PRINT *, T1 .GE. T0, TA(2) .GE. 0.0, IC1 .GE. IC0, IRATE, IMAX
+C     times differ from run to run: the arrays end as zeros
       TA(1) = 0.0
+      TA(2) = 0.0
       TB(1) = 0.0
+      TB(2) = 0.0
       PRINT *, V(1) .GT. 2000, V(2) .GE. 1, LEN(DAT), S
       DO 15 K = 1, 8
          V(K) = 0
