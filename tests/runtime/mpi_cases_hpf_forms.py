@@ -351,3 +351,47 @@ CHPF$ DISTRIBUTE W(CYCLIC)
 
 def mpi_case_ranks_that_hold_nothing(comm):
     check_against_gfortran(comm, EMPTY_PARTS if comm.Get_rank() == 0 else "")
+
+
+CSR_BOUNDS = """
+      PROGRAM CSR
+C     Inner loop bounds read from a distributed array, as in a CSR
+C     sparse matrix (NPB CG): DO K = ROWSTR(J), ROWSTR(J+1)-1.  A rank
+C     read the bounds from its own part of ROWSTR at global positions (an
+C     index error, or other rows' bounds); such a phase runs replicated.
+      INTEGER N, NZ
+      PARAMETER (N = 6, NZ = 20)
+      INTEGER ROWSTR(N + 1), COLIDX(NZ), J, K, IS
+      DOUBLE PRECISION V(NZ), W(N)
+CHPF$ DISTRIBUTE COLIDX(BLOCK)
+CHPF$ DISTRIBUTE ROWSTR(BLOCK)
+CHPF$ DISTRIBUTE V(CYCLIC)
+CHPF$ DISTRIBUTE W(BLOCK)
+      DO 5 J = 1, N + 1
+         ROWSTR(J) = 1 + 3 * (J - 1)
+    5 CONTINUE
+      DO 6 K = 1, NZ
+         COLIDX(K) = 10 * K
+         V(K) = 0.5D0 * DBLE(K)
+    6 CONTINUE
+      DO 10 J = 1, N
+CHPF$ INDEPENDENT
+         DO 10 K = ROWSTR(J), ROWSTR(J + 1) - 1
+            COLIDX(K) = COLIDX(K) - 5 + 1
+   10 CONTINUE
+      DO 20 J = 1, N
+         W(J) = 0.0D0
+         DO 20 K = ROWSTR(J), ROWSTR(J + 1) - 1
+            W(J) = W(J) + V(K) * DBLE(COLIDX(K))
+   20 CONTINUE
+      IS = 0
+      DO 30 K = 1, NZ
+         IS = IS + COLIDX(K) * K
+   30 CONTINUE
+      PRINT *, IS, W(1), W(N)
+      END
+"""
+
+
+def mpi_case_loop_bounds_read_from_a_distributed_array(comm):
+    check_against_gfortran(comm, CSR_BOUNDS if comm.Get_rank() == 0 else "")

@@ -172,6 +172,10 @@ class Planner:
         ex = self.ex
         nranks, rank = ex.nprocs, ex.rank
         phase = shape.phase
+        for name in _bound_arrays(shape):
+            if not everyone_whole(layouts[name], nranks):
+                # the iterations a rank runs would depend on elements other ranks hold
+                raise Fallback(f"loop bounds read {name}, which is distributed")
         # every array, held whole or not: a statement writing an array that
         # every rank holds runs on every rank, over all its iterations
         mapped = dict(layouts)
@@ -347,6 +351,11 @@ def _chain_vars(shape: PhaseShape, node: StmtNode) -> set[str]:
         if c[-1] in node.path:
             out |= {shape.loop_at(line).var for line in c}
     return out
+
+
+def _bound_arrays(shape: PhaseShape) -> set[str]:
+    """The arrays the phase's inner loop bounds read (``DO K = ROWSTR(J), ...``)."""
+    return {x.name for lp in shape.loops() for e in lp.do.exprs() for x in e.walk() if isinstance(x, ir.Index)}
 
 
 def _arrays_of(shape: PhaseShape) -> list[str]:
