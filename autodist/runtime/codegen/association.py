@@ -103,7 +103,9 @@ def _block_layout(u: ir.Unit, c: ir.Common) -> list[tuple[str, int, ir.Symbol]]:
 
 
 def _signature(u: ir.Unit, c: ir.Common) -> tuple:
-    return tuple((s.type, s.shape) for _, _, s in _block_layout(u, c))
+    """The members' types and shapes (None where not constant)."""
+    syms = [u.symbol(m) for m in c.members]
+    return tuple((s.type, s.shape) if s is not None else None for s in syms)
 
 
 def equivalence_span(program: ir.Program, u: ir.Unit) -> ir.Span:
