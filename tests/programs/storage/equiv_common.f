@@ -23,6 +23,7 @@ CHPF$ ALIGN V(I) WITH U(I)
       CALL SETOK
       DO 20 I = 1, NX
          U(I) = I
+         V(I) = 0.0
  20   CONTINUE
       DO 30 I = 2, NX - 1
          V(I) = U(I-1) + U(I+1) + P(2)
