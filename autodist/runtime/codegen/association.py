@@ -139,8 +139,8 @@ def _item_offset(u: ir.Unit, e: ir.Expr, span: ir.Span) -> tuple[str, int]:
     else:
         raise fail("not a variable or an array element")
     sym = u.symbol(name)
-    if sym is None or sym.dummy:
-        raise fail(f"{name} is a dummy argument" if sym is not None else f"{name} is not declared")
+    if sym is None or sym.dummy or sym.kind != "variable":
+        raise fail(f"{name} is not a local variable")
     bounds = symbol_bounds(sym, span) or ()
     if subs and len(subs) != len(bounds):
         raise fail(f"{name} with {len(subs)} subscript(s)")
