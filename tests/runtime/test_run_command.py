@@ -369,6 +369,26 @@ def test_character_arrays_run_replicated_verify_and_the_report_says_why(tmp_path
 
 @requires_gfortran
 @pytest.mark.gfortran
+def test_storage_associated_arrays_run_replicated_verify_and_the_report_says_why(tmp_path):
+    from pathlib import Path
+
+    storage = Path(__file__).resolve().parents[1] / "programs" / "storage"
+    report = tmp_path / "r.json"
+    out = cli("run", str(storage / "equiv_common.f"), "-np", "3", "--verify", "--report", str(report))
+    assert out.returncode == 0, out.stderr
+    assert "same results as gfortran" in out.stderr
+    kept = {r["array"]: r["reason"] for r in json.loads(report.read_text())["replicated"]}
+    assert set(kept) == {"EQCOM.P", "EQCOM.Q", "EQCOM.KK", "EQCOM.FLAGS", "USE.R"}  # U and V keep their mapping
+    assert kept["EQCOM.P"].startswith("storage-associated (COMMON /PAR/ is one storage of typed views)")
+    out = cli("run", str(storage / "equiv_local.f"), "-np", "2", "--verify", "--report", str(report))
+    assert out.returncode == 0, out.stderr
+    kept = {r["array"]: r["reason"] for r in json.loads(report.read_text())["replicated"]}
+    assert set(kept) == {"EQLOC.A", "EQLOC.B", "EQLOC.K"}
+    assert kept["EQLOC.A"].startswith("EQUIVALENCEd")
+
+
+@requires_gfortran
+@pytest.mark.gfortran
 def test_a_dummy_declared_larger_than_its_actual_runs_on_the_elements_the_actual_holds(tmp_path):
     from pathlib import Path
 

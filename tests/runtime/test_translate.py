@@ -265,6 +265,20 @@ def test_outside_the_subset_before_running(fortran, body, what):
     assert what in str(err.value) and f"{path}:" in str(err.value)
 
 
+@pytest.mark.parametrize("decls, what", [
+    ("      REAL A(4), B(4)\n      COMMON /C/ A\n      EQUIVALENCE (A(1), B(2))",
+     ":4: an EQUIVALENCE extending COMMON /C/ before its start (B) is not Fortran"),
+    ("      REAL A(4), B(4)\n      COMMON /C/ A\n      COMMON /D/ B\n      EQUIVALENCE (A(1), B(2))",
+     ":5: an EQUIVALENCE tying COMMON blocks /C/, /D/ together is outside the runtime's subset"),
+    ("      REAL A(4), B(4)\n      EQUIVALENCE (A(1), B(2)), (A(2), B(1))", ":3: inconsistent EQUIVALENCE"),
+])
+def test_storage_association_the_runtime_refuses(fortran, decls, what):
+    path = fortran(f"      PROGRAM BAD\n{decls}\n      PRINT *, B\n      END\n")
+    with pytest.raises(UnsupportedError) as err:
+        prepare([str(path)])
+    assert f"{path}{what}" in str(err.value)
+
+
 OVERFLOW = """
       PROGRAM OVFL
       INTEGER I, J, K, ISEED, M

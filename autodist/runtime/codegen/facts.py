@@ -1,5 +1,5 @@
 """What translating one unit needs to know about the others: modified dummies
-(from the analysis), COMMON block slots and the routines of the ``--link``
+(from the analysis), COMMON block slots, storage association and the routines of the ``--link``
 libraries; the error for a construct outside the runtime's subset."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from ... import ir
 from ...analysis.model import ProgramAnalysis
 from ...errors import UnsupportedError
+from .association import StoragePlan, storage_plan
 
 
 def unsupported(what: str, span: ir.Span | None) -> UnsupportedError:
@@ -24,12 +25,14 @@ class ProgramFacts:
     modified: dict[str, frozenset[int]]  # unit -> positions of dummies it may modify
     commons: dict[str, tuple[tuple[str, ir.Type, tuple[int, ...] | None], ...]]  # block -> slots
     linked: frozenset[str] = frozenset()  # routines outside the program that --link libraries define
+    storage: StoragePlan = StoragePlan()  # COMMON blocks and EQUIVALENCE classes kept as byte storage
 
 
 def program_facts(program: ir.Program, analysis: ProgramAnalysis, linked: frozenset[str] = frozenset()
                   ) -> ProgramFacts:
     """Modified dummies (transitively through calls, from the analysis), COMMON
-    block slots, and ``linked``: the routines the ``--link`` libraries give."""
+    block slots (as the first unit declaring a block has them), the storage
+    association plan, and ``linked``: the routines the ``--link`` libraries give."""
     units = {u.name: u for u in program.units}
     mods = {p.name: p.effects.writes_args for p in analysis.procedures}
     commons: dict[str, tuple] = {}
@@ -42,13 +45,5 @@ def program_facts(program: ir.Program, analysis: ProgramAnalysis, linked: frozen
                 if sym is not None and sym.is_array:
                     shape = sym.shape
                 slots.append((m, sym.type if sym else ir.REAL, shape))
-            prev = commons.get(c.name)
-            if prev is None:
-                commons[c.name] = tuple(slots)
-            elif [(t, s) for _, t, s in prev] != [(t, s) for _, t, s in slots]:
-                label = f"/{c.name}/" if c.name else "blank COMMON"
-                raise UnsupportedError(
-                    f"COMMON {label} is declared with other members here than in another unit "
-                    "(storage association across different layouts is outside the runtime's subset)",
-                    c.span.file, c.span.first)
-    return ProgramFacts(units, mods, commons, linked)
+            commons.setdefault(c.name, tuple(slots))
+    return ProgramFacts(units, mods, commons, linked, storage_plan(program))

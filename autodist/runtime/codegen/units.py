@@ -21,6 +21,10 @@ rank against the executor ``_rt`` (see :mod:`autodist.runtime.spmd.executor`):
 * COMMON scalars live in the executor's block lists and are loaded into
   locals on entry and after every call, stored back before calls and on
   return; SAVE'd and DATA-initialized locals of subprograms the same way;
+  EQUIVALENCEd scalars and those of storage-associated COMMON blocks
+  (:mod:`.association`) the same way, their storage being typed views of
+  one byte buffer; in a unit that EQUIVALENCEs scalars they are also stored
+  (when assigned) and loaded after every statement;
 * statement functions are expanded inline with their arguments converted
   to the dummies' types;
 * a loop phase (:mod:`autodist.analysis.phases`) becomes a call into the
@@ -91,6 +95,7 @@ class UnitTranslator(Calls, InputOutput):
         self.loop_depth_at: list[int] = []  # python loop depth when each dispatcher opened
         self.loop_depth = 0
         self.common_scalars: list[tuple[str, str, int]] = []  # (name, block var, slot)
+        self.aliased = facts.storage.aliased.get(unit.name, frozenset())  # kept in step after every statement
         self.saved: list[str] = []
 
     # ---------------------------------------------------------------- helpers
@@ -129,8 +134,6 @@ class UnitTranslator(Calls, InputOutput):
             self.at(op.span)
             if op.reason and "preprocessor" not in op.reason:
                 raise unsupported(f"{op.text.strip()!r} ({op.reason})", op.span)
-        if u.equivalences:
-            raise unsupported("EQUIVALENCE", u.span)
         params = []
         for d in u.args:
             s = self.sym(d)
@@ -163,6 +166,10 @@ class UnitTranslator(Calls, InputOutput):
             for k, m in enumerate(c.members):
                 if self.scalar_var(m):
                     self.common_scalars.append((m, blk, k))
+        local_eq = self.facts.storage.local_scalars(u)
+        if local_eq:
+            em("_eq = _f.equivalenced")
+            self.common_scalars.extend((m, "_eq", k) for k, m in enumerate(local_eq))
         self.load_commons()
         common_names = {m for m, _, _ in self.common_scalars}
         # SAVE'd and DATA-initialized scalars persist in the frame (the
@@ -181,9 +188,28 @@ class UnitTranslator(Calls, InputOutput):
         if u.kind == "function" and u.result and not self.scalar_var(u.result):
             em(f"v_{u.result} = {ic.zero_code(u.result_type or ir.REAL)}")
 
-    def load_commons(self) -> None:
+    def load_commons(self, keep: frozenset[str] = frozenset()) -> None:
+        """Load the COMMON (and EQUIVALENCEd) scalars from their storage; those
+        in ``keep`` were just assigned: they are stored instead."""
         for m, blk, k in self.common_scalars:
-            self.em(f"v_{m} = {blk}[{k}]")
+            if m in keep:
+                self.em(f"{blk}[{k}] = v_{m}")
+            elif m in self.aliased:
+                self.em(f"v_{m} = _o_{m} = {blk}[{k}]")
+            else:
+                self.em(f"v_{m} = {blk}[{k}]")
+
+    def sync_aliased(self) -> None:
+        """After a statement of a unit that EQUIVALENCEs scalars: store those
+        it assigned (rebound since they were loaded) and load them all, so that
+        every name sees what was written through another one."""
+        stores = [(m, blk, k) for m, blk, k in self.common_scalars if m in self.aliased]
+        for m, blk, k in stores:
+            self.em(f"if v_{m} is not _o_{m}:")
+            with self.em.indent():
+                self.em(f"{blk}[{k}] = v_{m}")
+        for m, blk, k in stores:
+            self.em(f"v_{m} = _o_{m} = {blk}[{k}]")
 
     def store_commons(self) -> None:
         for m, blk, k in self.common_scalars:
@@ -275,7 +301,10 @@ class UnitTranslator(Calls, InputOutput):
             self.store_commons()
         self.stmt1(s)
         if calls_out:
-            self.load_commons()
+            assigned = isinstance(s, ir.Assign) and isinstance(s.target, ir.Name)
+            self.load_commons(frozenset((s.target.name,)) if assigned else frozenset())
+        if self.aliased:
+            self.sync_aliased()
 
     def stmt1(self, s: ir.Stmt) -> None:
         em = self.em

@@ -16,6 +16,8 @@ storage it gives what the translated code needs:
   an element this rank does not hold is a broadcast from its owner, so every
   rank must make it (the runtime keeps scalars replicated: every rank runs the
   same statements outside phases);
+* :meth:`RtArray.over`: a replicated array over given storage (a view of a
+  storage-associated buffer, :mod:`.shared_storage`), which never moves;
 * :meth:`RtArray.remap` to another layout (a planned, cached redistribution),
   :meth:`RtArray.full` (the whole array on every rank) and
   :meth:`RtArray.keep_part` (take one's part of a whole array);
@@ -94,7 +96,7 @@ class Comms:
         return buf[0]
 
 
-def _pyvalue(dtype: np.dtype) -> Callable:
+def pyvalue(dtype: np.dtype) -> Callable:
     """Converts an element read from storage to the runtime's scalar representation."""
     if dtype.kind == "S":  # numpy drops trailing NUL bytes: give them back
         n = dtype.itemsize
@@ -141,10 +143,21 @@ class RtArray:
         self.dtype = numpy_dtype(ftype)
         self.bounds = tuple(bounds)
         self.comms = comms
-        self._conv = _pyvalue(self.dtype)
+        self._conv = pyvalue(self.dtype)
         self.state = 0  # changes whenever the layout or the storage does (plans are cached by it)
         self._ghost_memory: dict[Layout, tuple] = {}
+        self.fixed = False  # storage shared with other names (storage association): never moves
         self._store(layout or replicated(self.bounds), ghosts)
+
+    @classmethod
+    def over(cls, name: str, ftype: ir.Type, bounds: Bounds, storage: np.ndarray, comms: Comms,
+             label: str = "") -> "RtArray":
+        """A replicated array whose ``local`` is ``storage``, a view other names
+        share (storage association); it is never remapped nor widened."""
+        arr = cls(name, ftype, bounds, None, comms, label)
+        arr.local, arr.fixed = storage, True
+        arr._refresh()
+        return arr
 
     # ---------------------------------------------------------------- state
 
@@ -303,6 +316,7 @@ class RtArray:
         cells this array last had under ``layout`` come back with it."""
         if layout == self.layout:
             return False
+        self._refuse_move()
         self._ghost_memory[self.layout] = self.ghosts
         src, src_ghosts = self.layout, self.ghosts
         old = self._store(layout, self._ghost_memory.get(layout))
@@ -316,10 +330,16 @@ class RtArray:
         new = tuple((max(a, c), max(b, d)) for (a, b), (c, d) in zip(self.ghosts, ghosts))
         if new == self.ghosts:
             return
+        self._refuse_move()
         interior = self.interior if self.maps is not None else None
         self._store(self.layout, new)
         if interior is not None:
             self.interior[...] = interior
+
+    def _refuse_move(self) -> None:
+        if self.fixed:
+            raise RuntimeFault(f"{self.label} shares its storage with other names (storage association): "
+                               "it stays replicated")
 
     def full(self, region: str = "gather", root: int | None = None) -> np.ndarray | None:
         """The whole array (Fortran order) on every rank, or on ``root`` only

@@ -49,6 +49,7 @@ from ..fortran.foreign import Foreign
 from ..codegen import intrinsic_code as ic
 from ..comm.storage import numpy_dtype, storable
 from .arrays import Comms, ElementRef, RtArray
+from .shared_storage import Slots, Storages
 from .io import UnitIo
 from .linked import LinkedCalls
 from ..fortran.files import FileTable
@@ -83,6 +84,7 @@ class Frame:
     copyout: list[tuple[RtArray, object]] = field(default_factory=list)
     saved: list = field(default_factory=list)
     commons: dict[str, list] = field(default_factory=dict)
+    equivalenced: Slots | None = None  # the unit's EQUIVALENCEd scalars outside COMMON
 
     def common(self, name: str) -> list:
         return self.commons[name]
@@ -133,6 +135,10 @@ class Executor(UnitIo):
         self.commons: dict[str, list] = {}
         self.common_arrays: dict[tuple[str, int], RtArray] = {}
         self.locals: dict[tuple[str, str], RtArray] = {}
+        self.storages = Storages(self.facts.storage)  # storage association: byte buffers
+        self.associated: dict[str, dict[str, RtArray]] = {}  # unit -> its arrays over those buffers
+        self.block_slots: dict[tuple[str, str], Slots] = {}  # (unit, block) -> scalars of an associated block
+        self.equivalenced: dict[str, Slots] = {}  # unit -> its EQUIVALENCEd scalars outside COMMON
         self.labels: dict[int, str] = {}  # id(RtArray) -> UNIT.NAME for dumps
         self.phase_modes: dict[str, tuple[str, str, tuple[str, ...]]] = {}
         self.remap_log: dict[str, tuple[str, int, str, str, str]] = {}
@@ -178,10 +184,12 @@ class Executor(UnitIo):
     def _setup_storage(self) -> None:
         main = self.program.main
         order = [main] + [u for u in self.program.units if u is not main]
-        # COMMON blocks: scalars in lists, arrays shared by slot
+        plan = self.facts.storage
+        # COMMON blocks: scalars in lists, arrays shared by slot; storage-associated
+        # ones are views of a buffer (_associate)
         for u in order:
             for c in u.commons:
-                if c.name in self.commons:
+                if c.name in self.commons or plan.associated(c.name):
                     continue
                 slots = self.facts.commons[c.name]
                 values: list = []
@@ -201,7 +209,7 @@ class Executor(UnitIo):
                 continue
             cm = {m for c in u.commons for m in c.members}
             for sym in u.arrays:
-                if sym.dummy or sym.name in cm:
+                if sym.dummy or sym.name in cm or plan.place(u.name, sym.name):
                     continue
                 lay = self._declared_layout(u, sym.name)
                 self.locals[(u.name, sym.name)] = RtArray(sym.name, sym.type, self._static_bounds(u, sym), lay,
@@ -209,7 +217,35 @@ class Executor(UnitIo):
             tr = self.translations[u.name]
             self.saved[u.name] = [_zero(u.symbol(n).type) for n in tr.saved]
         for u in order:
+            self._associate(u)
+        for u in order:
             self._apply_data(u)
+
+    def _associate(self, u: ir.Unit) -> None:
+        """The unit's views of storage-associated storage: its arrays there
+        (replicated, in the report's list), the scalars of its associated
+        COMMON blocks and its EQUIVALENCEd scalars."""
+        plan = self.facts.storage
+        places = plan.places.get(u.name, {})
+        arrays = self.associated[u.name] = {}
+        for name, p in places.items():
+            if p.bounds is not None:
+                label = f"{u.name}.{name}"
+                arrays[name] = RtArray.over(name, p.type, p.bounds, self.storages.view(p), self.comms, label)
+                self.kept_replicated[label] = p.why
+        for c in u.commons:
+            if plan.associated(c.name):
+                self.block_slots[(u.name, c.name)] = self.storages.slots(
+                    [places[m] if places[m].bounds is None else None for m in c.members])
+        scalars = plan.local_scalars(u)
+        if scalars:
+            self.equivalenced[u.name] = self.storages.slots([places[n] for n in scalars])
+
+    def _block(self, unit: str, block: str):
+        """What the unit's code indexes for COMMON ``block``: the block's list,
+        or the unit's slots of a storage-associated block."""
+        slots = self.block_slots.get((unit, block))
+        return self.commons[block] if slots is None else slots
 
     def _static_bounds(self, u: ir.Unit, sym: ir.Symbol) -> Bounds:
         out = []
@@ -241,6 +277,7 @@ class Executor(UnitIo):
         tr = self.translations.get(u.name)
         saved_names = list(tr.saved) if tr else []
         common_slot = {m: (c.name, k) for c in u.commons for k, m in enumerate(c.members)}
+        equivalenced = self.facts.storage.local_scalars(u)
         arrays: dict[str, np.ndarray] = {}
         for d in u.data:
             values = [v for n, v in d.values for _ in range(n)]
@@ -256,19 +293,26 @@ class Executor(UnitIo):
                 if idx is None:
                     if name in common_slot:
                         blk, k = common_slot[name]
-                        self.commons[blk][k] = val
+                        self._block(u.name, blk)[k] = val
+                    elif name in equivalenced:
+                        self.equivalenced[u.name][equivalenced.index(name)] = val
                     elif name in saved_names:
                         self.saved[u.name][saved_names.index(name)] = val
                     continue
                 arr = self._static_array(u, name)
+                pos = tuple(i - lo for i, (lo, _) in zip(idx, arr.bounds))
+                if arr.fixed:  # straight into the shared storage
+                    arr.local[pos] = storable(arr.dtype)(val)
+                    continue
                 if name not in arrays:
                     arrays[name] = arr.full()
-                pos = tuple(i - lo for i, (lo, _) in zip(idx, arr.bounds))
                 arrays[name][pos] = storable(arr.dtype)(val)
         for name, full in arrays.items():
             self._static_array(u, name).keep_part(full)
 
     def _static_array(self, u: ir.Unit, name: str) -> RtArray:
+        if name in self.associated.get(u.name, {}):
+            return self.associated[u.name][name]
         for c in u.commons:
             if name in c.members:
                 return self.common_arrays[(c.name, c.members.index(name))]
@@ -323,9 +367,10 @@ class Executor(UnitIo):
 
     def enter(self, name: str, array_args: tuple, values: dict) -> Frame:
         unit = self.units[name]
-        commons = {c.name: self.commons[c.name] for c in unit.commons}
-        a: dict[str, RtArray] = {}
-        frame = Frame(unit, None, a, saved=self.saved.get(name, []), commons=commons)
+        commons = {c.name: self._block(name, c.name) for c in unit.commons}
+        a: dict[str, RtArray] = dict(self.associated.get(name, {}))
+        frame = Frame(unit, None, a, saved=self.saved.get(name, []), commons=commons,
+                      equivalenced=self.equivalenced.get(name))
         for c in unit.commons:
             for k, m in enumerate(c.members):
                 if (c.name, k) in self.common_arrays:
@@ -334,7 +379,7 @@ class Executor(UnitIo):
             if (name, sym.name) in self.locals:
                 a[sym.name] = self.locals[(name, sym.name)]
         env = dict(values)
-        for m, blk, k in _common_ints(unit, self.commons):
+        for m, blk, k in _common_ints(unit, commons):
             env.setdefault(m, blk[k])
         for dname, actual in array_args:
             a[dname] = self._bind_dummy(unit, dname, actual, env, frame)
@@ -357,8 +402,8 @@ class Executor(UnitIo):
         return frame
 
     def _target_layout(self, mapping: UnitMapping, name: str, arr: RtArray, inherits: bool) -> Layout | None:
-        if arr.dtype.kind == "S":  # CHARACTER arrays stay replicated (see _is_character)
-            return None
+        if arr.dtype.kind == "S" or arr.fixed:  # CHARACTER (see _is_character) and storage-associated arrays
+            return None                          # stay replicated
         if name in mapping.replicated or name in mapping.unresolved or name not in mapping.arrays:
             return None if inherits else replicated(arr.bounds)
         try:
@@ -433,7 +478,7 @@ class Executor(UnitIo):
                 old, new = before.layout(name), after.layout(name)
             except KeyError:
                 continue
-            if old != new and new.bounds == arr.bounds and arr.dtype.kind != "S":
+            if old != new and new.bounds == arr.bounds and arr.dtype.kind != "S" and not arr.fixed:
                 region = f"remap {frame.unit.name}:{line} {name}"
                 self.remap_log.setdefault(region, (frame.unit.name, line, name, old.distribute_str(),
                                                    new.distribute_str()))
@@ -479,6 +524,8 @@ class Executor(UnitIo):
             out[arr.label] = arr
         for arr in self.locals.values():
             out[arr.label] = arr
+        for arrays in self.associated.values():
+            out.update((arr.label, arr) for arr in arrays.values())
         return dict(sorted(out.items()))
 
     def gather_arrays(self, root: int | None = 0) -> dict[str, np.ndarray] | None:
