@@ -35,3 +35,7 @@ def mpi_case_storage_association_across_types(comm):
 
 def mpi_case_a_dummy_larger_than_its_actual(comm):
     _case(comm, "larger_dummy.f")
+
+
+def mpi_case_functions_changing_common_in_conditions_and_bounds(comm):
+    _case(comm, "common_functions.f")

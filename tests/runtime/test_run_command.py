@@ -344,7 +344,7 @@ def test_functions_writing_their_arguments_and_extensions_verify():
     from pathlib import Path
 
     calls = Path(__file__).resolve().parents[1] / "programs" / "calls"
-    for name in ("by_reference.f", "scalar_intrinsics.f", "storage_association.f"):
+    for name in ("by_reference.f", "scalar_intrinsics.f", "storage_association.f", "common_functions.f"):
         out = cli("run", str(calls / name), "-np", "3", "--verify")
         assert out.returncode == 0, out.stderr
         assert "same results as gfortran" in out.stderr

@@ -292,11 +292,30 @@ class UnitTranslator(Calls, InputOutput):
 
     # ---------------------------------------------------------------- statements
 
+    def calls_out(self, exprs) -> bool:
+        """Whether evaluating ``exprs`` calls a FUNCTION of the program that may see
+        or change this unit's COMMON scalars (they are stored before, loaded after)."""
+        return bool(self.common_scalars) and any(
+            isinstance(x, ir.FuncRef) and x.kind != "intrinsic" and x.kind != "statement"
+            for e in exprs for x in e.walk())
+
+    def evaluated(self, e: ir.Expr, t: ir.Type) -> str:
+        """The code of ``e`` as ``t``; when it calls out (:meth:`calls_out`), first
+        evaluated into a variable between storing and loading the COMMON scalars."""
+        if not self.calls_out((e,)):
+            return self.ex.typed(e, t)
+        self.store_commons()
+        v = self.em.fresh("cv")
+        self.em(f"{v} = {self.ex.typed(e, t)}")
+        self.load_commons()
+        return v
+
     def stmt(self, s: ir.Stmt) -> None:
         self.at(s.span)
-        calls_out = self.common_scalars and not isinstance(s, ir.Call) and any(
-            isinstance(x, ir.FuncRef) and x.kind != "intrinsic" and x.kind != "statement"
-            for e in s.exprs() for x in e.walk())
+        # a compound statement syncs around the expressions it evaluates itself: around
+        # all of it, the loads after it undid what its body assigned to COMMON scalars
+        compound = isinstance(s, (ir.If, ir.Do, ir.DoWhile))
+        calls_out = not compound and not isinstance(s, ir.Call) and self.calls_out(s.exprs())
         if calls_out:
             self.store_commons()
         self.stmt1(s)
@@ -316,10 +335,14 @@ class UnitTranslator(Calls, InputOutput):
             self.do(s)
         elif isinstance(s, ir.DoWhile):
             self.count_loop_entry(s.span)
-            c = self.ex.typed(s.cond, ir.LOGICAL)
-            em(f"while {c}:")
+            synced = self.calls_out((s.cond,))
+            em(f"while {'True' if synced else self.ex.typed(s.cond, ir.LOGICAL)}:")
             self.loop_depth += 1
             with em.indent():
+                if synced:  # the condition, evaluated at the top of every trip
+                    em(f"if not {self.evaluated(s.cond, ir.LOGICAL)}:")
+                    with em.indent():
+                        em("break")
                 self.count_trip(s.span)
                 self.block(s.body)
             self.loop_depth -= 1
@@ -435,7 +458,12 @@ class UnitTranslator(Calls, InputOutput):
         if ic.kind(var_t) != "i":
             self.real_do(s, var_t)
             return
+        synced = self.calls_out(tuple(e for e in (s.start, s.end, s.step) if e is not None))
+        if synced:
+            self.store_commons()
         r = self.trip_range(s.start, s.end, s.step, "DO loop")
+        if synced:
+            self.load_commons()
         self.count_loop_entry(s.span, f"len({r})")
         em(f"for v_{s.var} in {r}:")
         self.loop_depth += 1
@@ -466,6 +494,9 @@ class UnitTranslator(Calls, InputOutput):
         self.loop_depth -= 1
 
     def if_(self, s: ir.If) -> None:
+        if self.calls_out(s.exprs()):
+            self.if_chain(s.branches)
+            return
         em = self.em
         first = True
         for b in s.branches:
@@ -480,6 +511,26 @@ class UnitTranslator(Calls, InputOutput):
             first = False
             with em.indent():
                 self.block(b.body)
+
+    def if_chain(self, branches: tuple[ir.Branch, ...]) -> None:
+        """IF / ELSE IF as nested ifs, each condition evaluated (COMMON scalars
+        synced around the FUNCTIONs it calls) only when the ones before are false."""
+        em = self.em
+        b = branches[0]
+        self.at(b.span)
+        if b.cond is None:
+            self.block(b.body)
+            return
+        c = self.evaluated(b.cond, ir.LOGICAL)
+        if self.instrument:
+            c = f"_rt.branch({b.span.file!r}, {b.span.first}, {c})"
+        em(f"if {c}:")
+        with em.indent():
+            self.block(b.body)
+        if len(branches) > 1:
+            em("else:")
+            with em.indent():
+                self.if_chain(branches[1:])
 
     # ---------------------------------------------------------------- phases
 
