@@ -127,15 +127,20 @@ class InputOutput:
         finally:
             self.ex.subst = saved
 
+    def implied_do(self, item: ir.ImpliedDo, each) -> None:
+        """The loop of an implied DO in an I/O list, ``each`` of its items inside."""
+        em = self.em
+        r = self.trip_range(item.start, item.end, item.step, "implied DO")
+        em(f"for v_{item.var} in {r}:")
+        with em.indent():
+            for x in item.items:
+                each(x)
+        em(f"v_{item.var} = {r}.start + len({r}) * {r}.step")  # as after a DO loop
+
     def read_item(self, item: ir.Expr, rd: str) -> None:
         em = self.em
         if isinstance(item, ir.ImpliedDo):
-            r = self.trip_range(item.start, item.end, item.step, "implied DO")
-            em(f"for v_{item.var} in {r}:")
-            with em.indent():
-                for x in item.items:
-                    self.read_item(x, rd)
-            em(f"v_{item.var} = {r}.start + len({r}) * {r}.step")  # as after a DO loop
+            self.implied_do(item, lambda x: self.read_item(x, rd))
             return
         if isinstance(item, ir.Name) and self.is_array(item.name):
             em(f"_rt.read_array({rd}, a_{item.name})")
@@ -179,12 +184,7 @@ class InputOutput:
     def io_item(self, item: ir.Expr, lst: str) -> None:
         em = self.em
         if isinstance(item, ir.ImpliedDo):
-            r = self.trip_range(item.start, item.end, item.step, "implied DO")
-            em(f"for v_{item.var} in {r}:")
-            with em.indent():
-                for x in item.items:
-                    self.io_item(x, lst)
-            em(f"v_{item.var} = {r}.start + len({r}) * {r}.step")  # as after a DO loop
+            self.implied_do(item, lambda x: self.io_item(x, lst))
             return
         if isinstance(item, ir.Name) and self.is_array(item.name):
             em(f"{lst}.append((a_{item.name}, 'array'))")
