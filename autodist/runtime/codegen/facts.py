@@ -42,13 +42,10 @@ def program_facts(program: ir.Program, analysis: ProgramAnalysis, linked: frozen
                 if sym is not None and sym.is_array:
                     shape = sym.shape
                 slots.append((m, sym.type if sym else ir.REAL, shape))
-            prev = commons.get(c.name)
-            if prev is None:
-                commons[c.name] = tuple(slots)
-            elif [(t, s) for _, t, s in prev] != [(t, s) for _, t, s in slots]:
-                label = f"/{c.name}/" if c.name else "blank COMMON"
-                raise UnsupportedError(
-                    f"COMMON {label} is declared with other members here than in another unit "
-                    "(storage association across different layouts is outside the runtime's subset)",
-                    c.span.file, c.span.first)
+            commons.setdefault(c.name, tuple(slots))
+    for b in ir.common_layouts(program).associated:
+        raise UnsupportedError(
+            f"COMMON {ir.block_label(b.name)} is declared with other members here than in {b.first} "
+            "(storage association across different layouts is outside the runtime's subset)",
+            b.span.file, b.span.first)
     return ProgramFacts(units, mods, commons, linked)
