@@ -3,7 +3,9 @@
 The result is one :class:`Source` per top-level file: its physical lines with the
 INCLUDE lines replaced by the included files' lines (recursively), each line with
 its :class:`Origin` (the file it is written in and its line number there, plus
-the line in the top-level file that brought it in).  Nothing is parsed here.
+the line in the top-level file that brought it in).  Lines are read as gfortran
+reads them (ended by LF or CR LF, a CR elsewhere ignored); each file's own text
+is kept as written, for the annotated output.  Nothing is parsed here.
 """
 
 from __future__ import annotations
@@ -55,10 +57,10 @@ class Source:
 
     file: str
     form: str
-    lines: tuple[str, ...]
+    lines: tuple[str, ...]  # as gfortran reads them (:func:`as_compiled`)
     origins: tuple[Origin, ...]
     files: tuple[str, ...]  # every file read, top-level first, in reading order
-    texts: tuple[tuple[str, tuple[str, ...]], ...]  # file -> its own text lines
+    texts: tuple[tuple[str, tuple[str, ...]], ...]  # file -> its own text lines, as written
 
 
 #: Source bytes are read one byte to one character: Fortran CHARACTER data are bytes,
@@ -92,15 +94,29 @@ def readable(text: str) -> str:
     return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
 
 
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+_LINE = re.compile(r"[^\n]*\n|[^\n]+\Z")
+
+
+def _content(line: str) -> str:
+    """A line without its ending (LF or CR LF)."""
+    if line.endswith("\r\n"):
+        return line[:-2]
+    return line[:-1] if line.endswith("\n") else line
 
 
 def split_lines(text: str, keepends: bool = False) -> list[str]:
-    """The lines of a source text as compilers count them: ended by LF, CR LF or a
-    lone CR (a form feed or another control character is part of its line, unlike
-    :meth:`str.splitlines`)."""
+    """The lines of a source text as gfortran counts them: ended by LF or CR LF.
+    A CR elsewhere (a stray one in a comment) is part of its line, as a form feed
+    or another control character is (unlike :meth:`str.splitlines`); gfortran
+    ignores it (:func:`as_compiled`)."""
     lines = _LINE.findall(text)
-    return lines if keepends else [line.rstrip("\r\n") for line in lines]
+    return lines if keepends else [_content(line) for line in lines]
+
+
+def as_compiled(line: str) -> str:
+    """A line as gfortran reads it: every CR dropped, as if it were not there
+    (it takes no column: ``X = 3.\r5`` is ``X = 3.5``)."""
+    return line.replace("\r", "")
 
 
 def _read(path: str, where: Origin | None) -> tuple[str, ...]:
@@ -111,7 +127,14 @@ def _read(path: str, where: Origin | None) -> tuple[str, ...]:
         if where is not None:
             raise IncludeError(f"cannot read include file '{path}': {reason}", where.file, where.line) from None
         raise FortranError(f"cannot read source file: {reason}", file=path) from None
-    return tuple(split_lines(decode(data)))
+    return _own_lines(decode(data), path)
+
+
+def _own_lines(text: str, path: str) -> tuple[str, ...]:
+    if "\n" not in text and "\r" in text.rstrip("\r"):
+        raise FortranError("the lines end with CR alone (classic Mac OS line ends), which gfortran reads as "
+                           "one line: convert them to LF", file=path)
+    return tuple(split_lines(text))
 
 
 def include_name(line: str, form: str) -> str | None:
@@ -153,6 +176,7 @@ def load(
         texts.setdefault(path, own)
         for number, line in enumerate(own, 1):
             here = Origin(path, number, top.top_line if top else number)
+            line = as_compiled(line)
             name = include_name(line, form)
             if name is None:
                 lines.append(line)
@@ -163,7 +187,7 @@ def load(
                 raise IncludeError(f"INCLUDE '{name}' includes itself (through {' -> '.join(chain)})", path, number)
             expand(target, texts.get(target) or _read(target, here), top or here, chain + (target,))
 
-    own = tuple(split_lines(as_source_text(text))) if text is not None else _read(file, None)
+    own = _own_lines(as_source_text(text), file) if text is not None else _read(file, None)
     expand(file, own, None, (file,))
     return Source(
         file=file,
@@ -176,13 +200,13 @@ def load(
 
 
 def lines_with_endings(path: str, lines: Sequence[str]) -> list[str]:
-    """The lines of the file ``path`` with their own endings (LF, CR LF, CR, none on
-    a last line without one) when the file still holds ``lines`` (the lines it was
+    """The lines of the file ``path`` with their own endings (LF, CR LF, none on a
+    last line without one) when the file still holds ``lines`` (the lines it was
     read as); else ``lines`` ended by LF."""
     try:
         raw = split_lines(decode(Path(path).read_bytes()), keepends=True)
     except OSError:
         raw = []
-    if [line.rstrip("\r\n") for line in raw] == list(lines):
+    if [_content(line) for line in raw] == list(lines):
         return raw
     return [line + "\n" for line in lines]

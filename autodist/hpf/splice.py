@@ -35,10 +35,8 @@ class Insertion:
 
 def _ending(lines: Sequence[str]) -> str:
     for line in lines:
-        if line.endswith("\r\n"):
-            return "\r\n"
-        if line.endswith("\n") or line.endswith("\r"):
-            return line[-1]
+        if line.endswith("\n"):
+            return "\r\n" if line.endswith("\r\n") else "\n"
     return ""
 
 
@@ -75,7 +73,7 @@ def splice(lines: Sequence[str], insertions: Sequence[Insertion], form: str = "f
         if gap in at:
             indent = _indent(lines, gap, form)
             new = [indent + text for ins in at[gap] for text in ins.lines]
-            if gap == n and n and ending and not lines[-1].endswith(("\n", "\r")):
+            if gap == n and n and ending and not lines[-1].endswith("\n"):
                 # the text ends without a newline: keep that last line as it is
                 out.extend(ending + text for text in new)
             else:
