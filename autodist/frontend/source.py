@@ -18,7 +18,7 @@ from typing import Sequence
 
 from ..errors import FortranError, IncludeError
 from .preprocess import needs_cpp, preprocess
-from .text import SOURCE_CODEC, without_ending, as_compiled, as_source_text, decode, split_lines
+from .text import SOURCE_CODEC, as_compiled, as_source_text, decode, split_lines, without_ending
 
 FIXED = "fixed"
 FREE = "free"
@@ -125,7 +125,7 @@ def load(
     lines: list[str] = []
     origins: list[Origin] = []
 
-    def expand(path: str, own: Sequence[tuple[str, Origin]], chain: tuple[str, ...]) -> None:
+    def expand(own: Sequence[tuple[str, Origin]], chain: tuple[str, ...]) -> None:
         for line, here in own:
             line = as_compiled(line)
             name = include_name(line, form)
@@ -139,13 +139,11 @@ def load(
                                    here.file, here.line)
             inner = texts.get(target) or _read(target, here)
             texts.setdefault(target, inner)
-            expand(target, [(t, Origin(target, k, here.top_line)) for k, t in enumerate(inner, 1)], chain + (target,))
+            expand([(t, Origin(target, k, here.top_line)) for k, t in enumerate(inner, 1)], chain + (target,))
 
-    data = as_source_text(text).encode(SOURCE_CODEC) if text is not None else None
-    if data is None:
-        data = _bytes(file)
+    data = as_source_text(text).encode(SOURCE_CODEC) if text is not None else _bytes(file)
     texts[file] = _own_lines(decode(data), file)
-    if cpp if cpp is not None else needs_cpp(file):
+    if needs_cpp(file) if cpp is None else cpp:
         done = preprocess(file, data, defines, dirs)
         for f in dict.fromkeys(x.file for x in done):
             if f not in texts:
@@ -153,7 +151,7 @@ def load(
         own = [(x.text, Origin(x.file, x.line, x.top_line)) for x in done]
     else:
         own = [(t, Origin(file, k, k)) for k, t in enumerate(texts[file], 1)]
-    expand(file, own, (file,))
+    expand(own, (file,))
     return Source(
         file=file,
         form=form,
