@@ -68,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(_command_module(module).run(args) or 0)
     except AutodistError as exc:
-        from .frontend.source import readable
+        from .frontend.text import readable
 
         print(f"autodist: error: {readable(str(exc))}", file=sys.stderr)
         return 2

@@ -102,7 +102,9 @@ def measure_solution(plan: Plan, solution: Solution, include_dirs=(), timeout: f
         if len(paths) != 1:
             raise RuntimeFault("--measure runs single-file programs (the runtime takes one source file)")
         include = tuple(include_dirs) + (str(Path(main_file).resolve().parent),)
-        rep = clock.run("measure", run_file, paths[0], plan.procs, include_dirs=include, timeout=timeout)
+        pre = an.program.preprocessing  # the annotated text is preprocessed as the original was
+        rep = clock.run("measure", run_file, paths[0], plan.procs, include_dirs=include + pre.include_dirs,
+                        defines=pre.defines, cpp=bool(pre.files) or None, timeout=timeout)
     if rep.status != 0:
         last = rep.stderr.strip().splitlines()[-1] if rep.stderr.strip() else f"exit status {rep.status}"
         return SolutionMeasure(solution.kind, plan.procs, solution.total, float("nan"), (), (), rep.status, last)

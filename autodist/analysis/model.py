@@ -203,8 +203,7 @@ class PhaseFlow:
         return self._exec.get(phase_id, 0.0)
 
 
-Slot = tuple[str, int]
-"""A COMMON array: (block name, position in the block)."""
+Slot = ir.Slot
 
 
 @dataclass(frozen=True)
@@ -213,7 +212,8 @@ class Effects:
 
     ``reads_args``/``writes_args``: positions of dummy arguments read/written;
     ``reads_common``/``writes_common_slots``: COMMON arrays read/written (by
-    block and position, whether or not the caller declares the block).
+    block and position, whether or not the caller declares the block; the
+    whole block for one declared differently somewhere).
     """
 
     writes_args: frozenset[int]

@@ -320,15 +320,10 @@ def _describe(r1: dep.Ref, r2: dep.Ref, direction: str, distance: int | None, va
     return Dependence(kind, src.array, src.line, snk.line, distance, text)
 
 
-def slot_of(unit: ir.Unit, name: str) -> Slot | None:
-    sym = unit.symbol(name)
-    if sym is None or sym.common is None or sym.common_index is None:
-        return None
-    return (sym.common, sym.common_index)
-
-
-def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects]) -> Effects:
-    """What a unit may read and modify, given the effects of the units it calls."""
+def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects],
+                      commons: ir.CommonLayouts = ir.CommonLayouts()) -> Effects:
+    """What a unit may read and modify, given the effects of the units it calls
+    (a member of a block declared differently elsewhere is the whole block)."""
     args = {a: k for k, a in enumerate(unit.args)}
     writes: set[str] = set()
     reads: set[str] = set()
@@ -393,7 +388,7 @@ def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects]) -> Effe
         for t in names:
             if t in args:
                 positions.add(args[t])
-            slot = slot_of(unit, t)
+            slot = commons.slot(unit.symbol(t))
             if slot is not None:
                 slots.add(slot)
     writes_common = writes_common or bool(writes_slots)

@@ -84,13 +84,15 @@ def _branch_weight(ctx: Ctx, counter: TripCounter) -> float:
     return counter.options.branch_probability ** max(1, len(ctx.conds))
 
 
-def common_name(unit: ir.Unit, slot: tuple[str, int]) -> str:
-    """The caller's name for a COMMON array: its own declaration when it has
-    one, else ``/BLOCK/k`` (the k-th item of the block)."""
-    for sym in unit.symbols:
-        if sym.common == slot[0] and sym.common_index == slot[1]:
-            return sym.name
-    return f"/{slot[0]}/{slot[1]}"
+def common_names(unit: ir.Unit, slot: ir.Slot) -> tuple[str, ...]:
+    """The caller's names for a COMMON array: its own declaration when it has
+    one (every member of the block for the whole block), else ``/BLOCK/k``
+    (the k-th item of the block) or ``/BLOCK/`` (the whole block)."""
+    block, k = slot
+    whole = k == ir.WHOLE_BLOCK
+    names = tuple(sym.name for sym in unit.symbols
+                  if sym.common == block and (whole or sym.common_index == k))
+    return names or (f"/{block}/" if whole else f"/{block}/{k}",)
 
 
 def call_arrays(unit: ir.Unit, uc: UnitContext, stmt: ir.Call, callee) -> tuple[list[str], list[str]]:
@@ -106,11 +108,11 @@ def call_arrays(unit: ir.Unit, uc: UnitContext, stmt: ir.Call, callee) -> tuple[
                 writes.append(a.name)
     if callee is not None:
         for slot in sorted(callee.reads_common | callee.writes_common_slots):
-            name = common_name(unit, slot)
-            if name.startswith("/") or uc.is_array(name):
-                reads.append(name)
-                if slot in callee.writes_common_slots:
-                    writes.append(name)
+            for name in common_names(unit, slot):
+                if name.startswith("/") or uc.is_array(name):
+                    reads.append(name)
+                    if slot in callee.writes_common_slots:
+                        writes.append(name)
     return list(dict.fromkeys(reads)), list(dict.fromkeys(writes))
 
 

@@ -27,9 +27,9 @@ def _opaque(unit: ir.Unit) -> tuple[tuple[ir.Span, str], ...]:
     return tuple(out)
 
 
-def _common_readers(program: ir.Program) -> dict[tuple[str, int], set[str]]:
+def _common_readers(program: ir.Program, commons: ir.CommonLayouts) -> dict[ir.Slot, set[str]]:
     """COMMON array slot -> units that read it directly."""
-    out: dict[tuple[str, int], set[str]] = {}
+    out: dict[ir.Slot, set[str]] = {}
     for u in program.units:
         used = set()
         for s in u.statements():
@@ -37,17 +37,18 @@ def _common_readers(program: ir.Program) -> dict[tuple[str, int], set[str]]:
                 used |= {x.name for x in e.walk() if isinstance(x, (ir.Index, ir.Name))}
         for name in used:
             sym = u.symbol(name)
-            if sym is not None and sym.common is not None and sym.common_index is not None and sym.is_array:
-                out.setdefault((sym.common, sym.common_index), set()).add(u.name)
+            slot = commons.slot(sym)
+            if slot is not None and sym.is_array:
+                out.setdefault(slot, set()).add(u.name)
     return out
 
 
-def _read_elsewhere(unit: ir.Unit, readers: dict[tuple[str, int], set[str]]) -> frozenset[str]:
+def _read_elsewhere(unit: ir.Unit, readers: dict[ir.Slot, set[str]], commons: ir.CommonLayouts) -> frozenset[str]:
     out = set()
     for sym in unit.symbols:
-        if sym.common is not None and sym.common_index is not None:
-            if readers.get((sym.common, sym.common_index), set()) - {unit.name}:
-                out.add(sym.name)
+        slot = commons.slot(sym)
+        if slot is not None and readers.get(slot, set()) - {unit.name}:
+            out.add(sym.name)
     return frozenset(out)
 
 
@@ -60,15 +61,16 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
     program, _constants = specialize(program)
     program = replace(program, units=tuple(forward_substitute(u) for u in program.units))
     order = bottom_up(g)
-    readers = _common_readers(program)
+    commons = ir.common_layouts(program)
+    readers = _common_readers(program, commons)
     effects: dict[str, Effects] = {}
     results: dict[str, ProcedureAnalysis] = {}
     site_freq: dict[str, dict[int, float]] = {}
     for name in order:
         unit = program.unit(name)
         assert unit is not None
-        effects[name] = summarize_effects(unit, effects)
-        uc = UnitContext(unit, effects, _read_elsewhere(unit, readers))
+        effects[name] = summarize_effects(unit, effects, commons)
+        uc = UnitContext(unit, effects, _read_elsewhere(unit, readers, commons))
         counter = TripCounter(options)
         sites = find_sites(unit.body)
         phases = tuple(build_phase(unit, uc, k + 1, site, counter) for k, site in enumerate(sites))

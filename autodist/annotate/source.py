@@ -7,7 +7,8 @@ dynamic solution remaps (on the control-flow edge: before the phase's first
 statement, inside the enclosing loops); ``INDEPENDENT`` (with ``NEW`` for
 private scalars and ``REDUCTION`` for reductions) goes right before every loop
 found parallel.  Every other byte of the source is left as it was, so the
-result compiles with any Fortran 77 compiler (directives are comments).
+result compiles with any Fortran 77 compiler (directives are comments).  A
+C-preprocessed file gets its directives in its own text (:mod:`.preprocessed`).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ from ..layout.model import Axis, Layout
 from ..mapping.arrays import ArrayTable
 from ..mapping.evaluate import localize
 from ..mapping.plan import Solution
+from . import preprocessed
 
 FREE_SUFFIXES = (".f90", ".f95", ".f03", ".f08")
 
@@ -224,7 +226,12 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
         if gone:
             lines = strip_directives(lines, gone)
             ins = _shift(ins, gone)
-        out.append((file, tuple(splice(lines, ins, form_of(file)))))
+        if file in program.preprocessing.files:
+            ins = preprocessed.place(file, lines, ins, program.preprocessing)
+        text = splice(lines, ins, form_of(file))
+        if file in program.preprocessing.files:
+            preprocessed.check(file, text, len(lines), ins, program.preprocessing)
+        out.append((file, tuple(text)))
     return Annotated(tuple(out), count, tuple(dict.fromkeys(notes)))
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 from ..annotate.source import annotate
 from ..errors import UsageError
 from ..fileio import write_atomically, write_bytes_atomically
-from ..frontend.source import SOURCE_CODEC, lines_with_endings
+from ..frontend.source import lines_with_endings
+from ..frontend.text import SOURCE_CODEC
 from ..report.mapping import plan_json
 from . import common
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import re
 from pathlib import Path
 
 from ..analysis.model import AnalysisOptions
@@ -11,10 +12,31 @@ from ..errors import UsageError
 from ..machine import MAX_PROCESSORS
 
 
-def add_source_args(parser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="Fortran 77 source files")
+_MACRO = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def macro_definition(text: str) -> str:
+    """An argparse type for ``-D NAME[=VALUE]``."""
+    if not _MACRO.match(text.split("=", 1)[0]):
+        raise argparse.ArgumentTypeError(f"expected NAME or NAME=VALUE with NAME a macro name, not {text!r}")
+    return text
+
+
+def add_source_args(parser, files_help: str = "Fortran 77 source files") -> None:
+    parser.add_argument("files", nargs="+", metavar="FILE", help=files_help)
     parser.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
-                        help="search DIR for INCLUDE files (repeatable)")
+                        help="search DIR for INCLUDE and #include files (repeatable)")
+    parser.add_argument("-D", dest="define", action="append", default=[], metavar="NAME[=VAL]", type=macro_definition,
+                        help="define a macro for the C preprocessor (repeatable), as gfortran -D")
+    parser.add_argument("--cpp", dest="cpp", action="store_true", default=None,
+                        help="run the C preprocessor on every file, as gfortran -cpp (default: .F .F90 .fpp "
+                             "... files, the ones gfortran preprocesses)")
+
+
+def source_argv(args) -> list[str]:
+    """The source options (``-I``, ``-D``, ``--cpp``) as a command line gives them."""
+    out = [x for d in args.include for x in ("-I", d)] + [x for d in args.define for x in ("-D", d)]
+    return out + (["--cpp"] if args.cpp else [])
 
 
 def add_link_arg(parser) -> None:
@@ -62,7 +84,7 @@ def read_sources(args):
     for f in args.files:
         if not Path(f).is_file():
             raise UsageError(f"{f}: no such file")
-    program = read_program(args.files, include_dirs=args.include)
+    program = read_program(args.files, include_dirs=args.include, defines=args.define, cpp=args.cpp)
     if not program.units:
         raise UsageError(f"{', '.join(args.files)}: no program unit found (empty or only comments)")
     return program

@@ -27,7 +27,7 @@ def run(args) -> int:
     program = common.read_sources(args)  # its INCLUDE files are inputs too
     common.guard_outputs(args, program, None, [("-o", args.output)])
     with deadline(args.timeout, "the profiled program"):
-        data, printed = profile_program(args.files, args.include, args.link)
+        data, printed = profile_program(args.files, args.include, args.link, args.define, args.cpp)
     write_profile_data(args.output, data, args.files)
     if args.show_output:
         sys.stdout.write(printed)

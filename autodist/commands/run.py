@@ -16,9 +16,7 @@ from ..runtime.job.launch import DEFAULT_TIMEOUT
 
 
 def configure(parser) -> None:
-    parser.add_argument("files", nargs="+", metavar="FILE", help="Fortran 77 source files (with HPF directives)")
-    parser.add_argument("-I", dest="include", action="append", default=[], metavar="DIR",
-                        help="search DIR for INCLUDE files (repeatable)")
+    common.add_source_args(parser, "Fortran 77 source files (with HPF directives)")
     common.add_link_arg(parser)
     parser.add_argument("-np", "--nprocs", dest="nprocs", type=int, default=None, metavar="N",
                         help="number of MPI ranks (default: the running MPI job's size, else 1)")
@@ -54,7 +52,8 @@ def _request(args):
         raise UsageError("--rtol must be in [0, 1)")
     common.check_link_files(args)
     common.guard_outputs(args, None, None, [("--report", args.report), ("--dump", args.dump)])
-    return RunRequest(files=tuple(args.files), include_dirs=tuple(args.include), report=args.report,
+    return RunRequest(files=tuple(args.files), include_dirs=tuple(args.include), defines=tuple(args.define),
+                      cpp=args.cpp, report=args.report,
                       dump=args.dump, verify=args.verify, rtol=args.rtol, vectorize=not args.no_vectorize,
                       distribute=not args.replicated, gfortran=not args.no_gfortran, quiet=args.quiet,
                       timeout=args.timeout, links=tuple(args.link))
@@ -88,8 +87,7 @@ def run(args) -> int:
 def _argv(args, nprocs: int) -> list[str]:
     """The command line each rank runs (``python -m autodist <argv>``)."""
     out = ["run", *args.files, "-np", str(nprocs), "--timeout", str(args.timeout), "--rtol", repr(args.rtol)]
-    for d in args.include:
-        out += ["-I", d]
+    out += common.source_argv(args)
     for f in args.link:
         out += ["--link", f]
     for flag, value in (("--report", args.report), ("--dump", args.dump)):

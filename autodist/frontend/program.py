@@ -17,6 +17,7 @@ from ..errors import FortranError
 from .build import Extras, UnitReader
 from .lines import Scan, split
 from .parse import make_parser, parse_unit
+from .preprocess import needs_cpp
 from .source import Source, form_of, load
 from .units import UnitText, split_units, unit_source
 
@@ -49,7 +50,7 @@ def _where(source: Source, unit: UnitText) -> str:
     return f"{o.file}:{o.line}"
 
 
-def _read(sources: list[Source]) -> ir.Program:
+def _read(sources: list[Source], preprocessing: ir.Preprocessing) -> ir.Program:
     scanned = []
     seen: dict[str, str] = {}
     main: tuple[str, str] | None = None  # the main program's name and place
@@ -81,21 +82,34 @@ def _read(sources: list[Source]) -> ir.Program:
     for source in sources:
         for name, lines in source.texts:
             files.setdefault(name, lines)
-    return ir.Program(units=tuple(out_units), files=tuple(files), sources=tuple(files.items()))
+    return ir.Program(units=tuple(out_units), files=tuple(files), sources=tuple(files.items()),
+                      preprocessing=preprocessing)
 
 
-def read_program(paths: Sequence[str | Path], include_dirs: Sequence[str | Path] = ()) -> ir.Program:
+def _preprocessing(files: Sequence[str], include_dirs, defines, cpp: bool | None) -> ir.Preprocessing:
+    done = tuple(f for f in files if (cpp if cpp is not None else needs_cpp(f)))
+    if not done:
+        return ir.Preprocessing()
+    return ir.Preprocessing(done, tuple(defines), tuple(str(d) for d in include_dirs))
+
+
+def read_program(paths: Sequence[str | Path], include_dirs: Sequence[str | Path] = (),
+                 defines: Sequence[str] = (), cpp: bool | None = None) -> ir.Program:
     """Read Fortran source files into one :class:`ir.Program`.
 
     ``.f .for .ftn .f77 .F`` (and unknown suffixes) are fixed form, ``.f90 .f95
-    .F90`` free form.  INCLUDE files are searched next to the including file,
+    .F90`` free form.  ``.F .F90 .fpp`` ... go through the C preprocessor first
+    (every file with ``cpp=True``, none with False), with ``defines`` (``NAME``
+    or ``NAME=VALUE``).  INCLUDE files are searched next to the including file,
     then in ``include_dirs``.  Raises :class:`~autodist.errors.FortranError`
     (``file:line: message``) for invalid or unreadable Fortran.
     """
     if isinstance(paths, (str, Path)):
         paths = [paths]
-    sources = [load(str(p), form_of(p), include_dirs) for p in paths]
-    return _read(sources)
+    files = [str(p) for p in paths]
+    pre = _preprocessing(files, include_dirs, defines, cpp)
+    sources = [load(f, form_of(f), include_dirs, defines=defines, cpp=f in pre.files) for f in files]
+    return _read(sources, pre)
 
 
 def read_text(
@@ -103,7 +117,12 @@ def read_text(
     filename: str = "<string>",
     form: str | None = None,
     include_dirs: Sequence[str | Path] = (),
+    defines: Sequence[str] = (),
+    cpp: bool | None = None,
 ) -> ir.Program:
     """Read Fortran source given as a string (``filename`` names it in spans and
-    errors, and chooses the form when ``form`` is None)."""
-    return _read([load(filename, form_of(filename, form), include_dirs, text=text)])
+    errors, and chooses the form, and whether it is preprocessed, when ``form``
+    and ``cpp`` are None)."""
+    pre = _preprocessing([filename], include_dirs, defines, cpp)
+    return _read([load(filename, form_of(filename, form), include_dirs, text=text, defines=defines,
+                       cpp=filename in pre.files)], pre)

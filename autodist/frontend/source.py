@@ -3,7 +3,9 @@
 The result is one :class:`Source` per top-level file: its physical lines with the
 INCLUDE lines replaced by the included files' lines (recursively), each line with
 its :class:`Origin` (the file it is written in and its line number there, plus
-the line in the top-level file that brought it in).  Nothing is parsed here.
+the line in the top-level file that brought it in).  Lines are read as gfortran
+reads them (ended by LF or CR LF, a CR elsewhere ignored); each file's own text
+is kept as written, for the annotated output.  Nothing is parsed here.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from pathlib import Path
 from typing import Sequence
 
 from ..errors import FortranError, IncludeError
+from .preprocess import needs_cpp, preprocess
+from .text import SOURCE_CODEC, as_compiled, as_source_text, decode, split_lines, without_ending
 
 FIXED = "fixed"
 FREE = "free"
@@ -55,63 +59,31 @@ class Source:
 
     file: str
     form: str
-    lines: tuple[str, ...]
+    lines: tuple[str, ...]  # as gfortran reads them (:func:`as_compiled`)
     origins: tuple[Origin, ...]
     files: tuple[str, ...]  # every file read, top-level first, in reading order
-    texts: tuple[tuple[str, tuple[str, ...]], ...]  # file -> its own text lines
+    texts: tuple[tuple[str, tuple[str, ...]], ...]  # file -> its own text lines, as written
 
 
-#: Source bytes are read one byte to one character: Fortran CHARACTER data are bytes,
-#: so lengths, ICHAR and output match a compiler's whatever the file's encoding, and
-#: writing a line back with the same codec gives its bytes back unchanged.
-SOURCE_CODEC = "latin-1"
-
-
-def decode(data: bytes) -> str:
-    """Source bytes as text, one character per byte (see :data:`SOURCE_CODEC`)."""
-    return data.decode(SOURCE_CODEC)
-
-
-def as_source_text(text: str) -> str:
-    """Text given as a string (UTF-8 when it is written out) in the form a file of
-    its bytes is read in."""
-    return text.encode("utf-8", "surrogateescape").decode(SOURCE_CODEC)
-
-
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
-
-
-def readable(text: str) -> str:
-    """Source text shown to a user: its bytes as UTF-8 where they are UTF-8, and control
-    characters (a form feed, an escape) written as ``\\x0c`` so that a message stays one
-    visible line."""
+def _bytes(path: str, where: Origin | None = None) -> bytes:
     try:
-        text = text.encode(SOURCE_CODEC).decode("utf-8")
-    except (UnicodeEncodeError, UnicodeDecodeError):
-        pass
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
-
-
-_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
-
-
-def split_lines(text: str, keepends: bool = False) -> list[str]:
-    """The lines of a source text as compilers count them: ended by LF, CR LF or a
-    lone CR (a form feed or another control character is part of its line, unlike
-    :meth:`str.splitlines`)."""
-    lines = _LINE.findall(text)
-    return lines if keepends else [line.rstrip("\r\n") for line in lines]
-
-
-def _read(path: str, where: Origin | None) -> tuple[str, ...]:
-    try:
-        data = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except OSError as exc:
         reason = exc.strerror or str(exc)
         if where is not None:
             raise IncludeError(f"cannot read include file '{path}': {reason}", where.file, where.line) from None
         raise FortranError(f"cannot read source file: {reason}", file=path) from None
-    return tuple(split_lines(decode(data)))
+
+
+def _read(path: str, where: Origin | None) -> tuple[str, ...]:
+    return _own_lines(decode(_bytes(path, where)), path)
+
+
+def _own_lines(text: str, path: str) -> tuple[str, ...]:
+    if "\n" not in text and "\r" in text.rstrip("\r"):
+        raise FortranError("the lines end with CR alone (classic Mac OS line ends), which gfortran reads as "
+                           "one line: convert them to LF", file=path)
+    return tuple(split_lines(text))
 
 
 def include_name(line: str, form: str) -> str | None:
@@ -142,29 +114,44 @@ def load(
     form: str,
     include_dirs: Sequence[str | Path] = (),
     text: str | None = None,
+    defines: Sequence[str] = (),
+    cpp: bool | None = None,
 ) -> Source:
-    """Read ``file`` (or take ``text`` as its content) and expand its INCLUDE lines."""
+    """Read ``file`` (or take ``text`` as its content), run it through the C
+    preprocessor when ``cpp`` says so (None: when its suffix is one gfortran
+    preprocesses, see :mod:`.preprocess`), and expand its INCLUDE lines."""
     dirs = [str(d) for d in include_dirs]
     texts: dict[str, tuple[str, ...]] = {}
     lines: list[str] = []
     origins: list[Origin] = []
 
-    def expand(path: str, own: tuple[str, ...], top: Origin | None, chain: tuple[str, ...]) -> None:
-        texts.setdefault(path, own)
-        for number, line in enumerate(own, 1):
-            here = Origin(path, number, top.top_line if top else number)
+    def expand(own: Sequence[tuple[str, Origin]], chain: tuple[str, ...]) -> None:
+        for line, here in own:
+            line = as_compiled(line)
             name = include_name(line, form)
             if name is None:
                 lines.append(line)
                 origins.append(here)
                 continue
-            target = _resolve(name, path, dirs, here)
+            target = _resolve(name, here.file, dirs, here)
             if os.path.normpath(target) in map(os.path.normpath, chain):
-                raise IncludeError(f"INCLUDE '{name}' includes itself (through {' -> '.join(chain)})", path, number)
-            expand(target, texts.get(target) or _read(target, here), top or here, chain + (target,))
+                raise IncludeError(f"INCLUDE '{name}' includes itself (through {' -> '.join(chain)})",
+                                   here.file, here.line)
+            inner = texts.get(target) or _read(target, here)
+            texts.setdefault(target, inner)
+            expand([(t, Origin(target, k, here.top_line)) for k, t in enumerate(inner, 1)], chain + (target,))
 
-    own = tuple(split_lines(as_source_text(text))) if text is not None else _read(file, None)
-    expand(file, own, None, (file,))
+    data = as_source_text(text).encode(SOURCE_CODEC) if text is not None else _bytes(file)
+    texts[file] = _own_lines(decode(data), file)
+    if needs_cpp(file) if cpp is None else cpp:
+        done = preprocess(file, data, defines, dirs)
+        for f in dict.fromkeys(x.file for x in done):
+            if f not in texts:
+                texts[f] = _read(f, None)
+        own = [(x.text, Origin(x.file, x.line, x.top_line)) for x in done]
+    else:
+        own = [(t, Origin(file, k, k)) for k, t in enumerate(texts[file], 1)]
+    expand(own, (file,))
     return Source(
         file=file,
         form=form,
@@ -176,13 +163,13 @@ def load(
 
 
 def lines_with_endings(path: str, lines: Sequence[str]) -> list[str]:
-    """The lines of the file ``path`` with their own endings (LF, CR LF, CR, none on
-    a last line without one) when the file still holds ``lines`` (the lines it was
+    """The lines of the file ``path`` with their own endings (LF, CR LF, none on a
+    last line without one) when the file still holds ``lines`` (the lines it was
     read as); else ``lines`` ended by LF."""
     try:
         raw = split_lines(decode(Path(path).read_bytes()), keepends=True)
     except OSError:
         raw = []
-    if [line.rstrip("\r\n") for line in raw] == list(lines):
+    if [without_ending(line) for line in raw] == list(lines):
         return raw
     return [line + "\n" for line in lines]

@@ -35,10 +35,8 @@ class Insertion:
 
 def _ending(lines: Sequence[str]) -> str:
     for line in lines:
-        if line.endswith("\r\n"):
-            return "\r\n"
-        if line.endswith("\n") or line.endswith("\r"):
-            return line[-1]
+        if line.endswith("\n"):
+            return "\r\n" if line.endswith("\r\n") else "\n"
     return ""
 
 
@@ -53,6 +51,33 @@ def _indent(lines: Sequence[str], gap: int, form: str) -> str:
     return ""
 
 
+def _gaps(n: int, insertions: Sequence[Insertion]) -> dict[int, list[Insertion]]:
+    """The insertions at each gap (0: before the first of ``n`` lines, n: after the last)."""
+    at: dict[int, list[Insertion]] = {}
+    for ins in insertions:
+        gap = ins.line - 1 if ins.where == "before" else ins.line
+        if not 0 <= gap <= n:
+            raise ValueError(f"line {ins.line} is outside the text (1..{n})")
+        at.setdefault(gap, []).append(ins)
+    return at
+
+
+def inserted_lines(n: int, insertions: Sequence[Insertion]) -> dict[int, tuple[Insertion, str]]:
+    """Where :func:`splice` puts the inserted lines in a text of ``n`` lines:
+    line number in the result (1-based) -> the insertion and the line's text
+    (without indentation)."""
+    out: dict[int, tuple[Insertion, str]] = {}
+    k = 0
+    at = _gaps(n, insertions)
+    for gap in range(n + 1):
+        for ins in at.get(gap, ()):
+            for text in ins.lines:
+                k += 1
+                out[k] = (ins, text)
+        k += 1
+    return out
+
+
 def splice(lines: Sequence[str], insertions: Sequence[Insertion], form: str = "fixed") -> list[str]:
     """``lines`` with the insertions put in; the original lines are returned unchanged.
 
@@ -63,19 +88,14 @@ def splice(lines: Sequence[str], insertions: Sequence[Insertion], form: str = "f
     if form not in ("fixed", "free"):
         raise ValueError(f"form must be 'fixed' or 'free', not {form!r}")
     n = len(lines)
-    at: dict[int, list[Insertion]] = {}
-    for ins in insertions:
-        gap = ins.line - 1 if ins.where == "before" else ins.line
-        if not 0 <= gap <= n:
-            raise ValueError(f"line {ins.line} is outside the text (1..{n})")
-        at.setdefault(gap, []).append(ins)
+    at = _gaps(n, insertions)
     ending = _ending(lines)
     out: list[str] = []
     for gap in range(n + 1):
         if gap in at:
             indent = _indent(lines, gap, form)
             new = [indent + text for ins in at[gap] for text in ins.lines]
-            if gap == n and n and ending and not lines[-1].endswith(("\n", "\r")):
+            if gap == n and n and ending and not lines[-1].endswith("\n"):
                 # the text ends without a newline: keep that last line as it is
                 out.extend(ending + text for text in new)
             else:

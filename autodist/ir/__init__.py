@@ -8,6 +8,8 @@
   :class:`UnitKind`);
 * :mod:`.queries` -- the walker, the transformer and the common queries (names, labels, jump
   targets, mentions);
+* :mod:`.commons` -- COMMON blocks across units: declared alike, or storage
+  associated (declared differently somewhere);
 * :mod:`.evaluate` -- the one evaluator of integer expressions and affine forms,
   with Fortran semantics.
 
@@ -27,6 +29,7 @@ from .evaluate import (
     trips,
     trunc_div,
 )
+from .commons import WHOLE_BLOCK, AssociatedBlock, CommonLayouts, Slot, block_label, common_layouts
 from .kinds import FuncKind, IoKind, Kind, Op, SymbolKind, UnaryOp, UnitKind
 from .nodes import *  # noqa: F401,F403
 from .nodes import __all__ as _nodes_all
@@ -47,6 +50,8 @@ from .queries import (
 )
 
 __all__ = list(_nodes_all) + list(_units_all) + [
+    # commons
+    "WHOLE_BLOCK", "AssociatedBlock", "CommonLayouts", "Slot", "block_label", "common_layouts",
     # kinds
     "FuncKind", "IoKind", "Kind", "Op", "SymbolKind", "UnaryOp", "UnitKind",
     # evaluate

@@ -12,7 +12,7 @@ from typing import Iterator
 from .kinds import SymbolKind, UnitKind, coerce
 from .nodes import Const, Directive, Expr, Opaque, Span, Stmt, Type, walk
 
-__all__ = ["Dim", "Symbol", "Common", "Data", "StmtFunction", "Unit", "Program"]
+__all__ = ["Dim", "Symbol", "Common", "Data", "StmtFunction", "Unit", "Preprocessing", "Program"]
 
 
 @dataclass(frozen=True)
@@ -176,16 +176,29 @@ class Unit:
 
 
 @dataclass(frozen=True)
+class Preprocessing:
+    """How the files run through the C preprocessor were read: ``files`` (the
+    top-level ones), ``defines`` (``NAME`` or ``NAME=VALUE``, as ``-D``) and
+    ``include_dirs`` (``-I``)."""
+
+    files: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Program:
     """Everything read from the files given on the command line.
 
     ``files`` lists the source files read, INCLUDE'd files included, in reading
-    order; ``sources`` maps each file to its text lines (for the emitter).
+    order; ``sources`` maps each file to its text lines as written (for the
+    emitter: a preprocessed file's own text, before the preprocessor).
     """
 
     units: tuple[Unit, ...]
     files: tuple[str, ...]
     sources: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), repr=False)
+    preprocessing: Preprocessing = Preprocessing()
 
     @cached_property
     def _by_name(self) -> dict[str, Unit]:

@@ -1,13 +1,16 @@
 """Global arrays: one identity per piece of storage, across procedures.
 
 A COMMON array is the same storage in every unit that declares the block (by
-block and position); a dummy array is bound to the actual arrays passed at the
+block and position) when every unit declares the block alike; the arrays of a
+block declared differently somewhere are storage associated and each stays
+replicated in its unit (HPF maps no sequential variable).  A dummy array is bound to the actual arrays passed at the
 call sites.  Mapping decisions are made per global array, so a mapping chosen
 for ``U`` in ``CALC1`` is the mapping of ``U`` in the main program.
 
 An array that must not be distributed is marked with the reason: it is
 EQUIVALENCEd, its shape is not known at analysis time, it is passed to a
-dummy of another shape, or it is a CHARACTER array.  Such arrays stay
+dummy of another shape or rank (an assumed-size ``T(*)`` for a ``T(10,20)``),
+it is in a COMMON block declared differently elsewhere, or it is a CHARACTER array.  Such arrays stay
 replicated and the reports say why.
 """
 
@@ -97,7 +100,8 @@ def build_array_table(program: ir.Program) -> ArrayTable:
 
     syms: dict[tuple[str, str], ir.Symbol] = {}
     reasons: dict[tuple[str, str], str] = {}
-    common_slot: dict[tuple[str, int], tuple[str, str]] = {}
+    common_slot: dict[ir.Slot, tuple[str, str]] = {}
+    commons = ir.common_layouts(program)
     main = program.main
     for u in program.units:
         for s in u.arrays:
@@ -110,13 +114,16 @@ def build_array_table(program: ir.Program) -> ArrayTable:
                 reasons[key] = "CHARACTER array"
             elif _bounds(s) is None and not s.dummy:
                 reasons[key] = "bounds not known at analysis time"
-            if s.common is not None and s.common_index is not None:
-                slot = (s.common, s.common_index)
+            slot = commons.slot(s)
+            if slot is not None and slot[1] == ir.WHOLE_BLOCK:
+                reasons[key] = commons.block(s.common).reason  # type: ignore[union-attr,arg-type]
+            elif slot is not None:
                 if slot in common_slot:
                     other = common_slot[slot]
-                    if _bounds(syms[other]) != _bounds(s) or syms[other].type != s.type:
+                    if _bounds(syms[other]) != _bounds(s):
                         reasons[key] = reasons[other] = (
-                            f"COMMON /{s.common}/ declared with different shapes in {other[0]} and {u.name}")
+                            f"COMMON {ir.block_label(s.common)} declared with different bounds "  # type: ignore[arg-type]
+                            f"in {other[0]} and {u.name}")
                     union(other, key)
                 else:
                     common_slot[slot] = key
@@ -146,7 +153,8 @@ def build_array_table(program: ir.Program) -> ArrayTable:
                     akey = (u.name, a.name)
                     actuals.setdefault(dkey, set()).add(akey)
                     ab, db = _bounds(syms[akey]), _bounds(syms[dkey])
-                    if db is not None and ab != db and [hi - lo for lo, hi in ab or ()] != [hi - lo for lo, hi in db]:
+                    if syms[akey].rank != syms[dkey].rank or (
+                            db is not None and ab != db and [hi - lo for lo, hi in ab or ()] != [hi - lo for lo, hi in db]):
                         mismatched[dkey] = (f"passed {a.name} of another shape at {s.span.file}:{s.span.first}")
                 elif isinstance(a, ir.Index) and (u.name, a.name) in syms:
                     mismatched[dkey] = f"receives an array section {a.name}(...) at {s.span.file}:{s.span.first}"

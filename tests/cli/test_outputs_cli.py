@@ -10,13 +10,13 @@ import sys
 
 from autodist.cli import main
 
-LOOP = ("      PROGRAM P\r\n      REAL A(100)\r\nC     caf\xe9\r\n      DO 10 I = 1, 100\r\n"
+LOOP = ("      PROGRAM P\r\n      REAL A(100)\r\nC     caf\xe9 \r (a lone CR)\r\n      DO 10 I = 1, 100\r\n"
         "   10 A(I) = I\r\n      PRINT *, A(5)\r\n      END")
 
 
 def test_annotate_changes_nothing_but_the_directives(tmp_path):
     src = tmp_path / "p.f"
-    src.write_bytes(LOOP.encode("latin-1"))  # CR LF, a Latin-1 byte, no final newline
+    src.write_bytes(LOOP.encode("latin-1"))  # CR LF, a Latin-1 byte, a lone CR, no final newline
     out = tmp_path / "p_hpf.f"
     assert main(["annotate", "-q", str(src), "-o", str(out)]) == 0
     got = out.read_bytes()

@@ -1,7 +1,7 @@
 """Fortran units as gfortran connects them, kept on the rank that does the I/O.
 
 A formatted sequential file is a list of records (strings of byte characters,
-:data:`autodist.frontend.source.SOURCE_CODEC`) and a position, so REWIND,
+:data:`autodist.frontend.text.SOURCE_CODEC`) and a position, so REWIND,
 BACKSPACE and ENDFILE are list operations and a WRITE makes its record the
 last one, as Fortran's sequential access defines; the file is written back
 when the unit is closed (CLOSE, or the end of the run, also after an error).
@@ -19,7 +19,7 @@ from typing import BinaryIO, Callable
 from ...errors import UnsupportedError
 from .input import IoCondition
 
-CODEC = "latin-1"  # = frontend.source.SOURCE_CODEC: one character per byte
+CODEC = "latin-1"  # = frontend.text.SOURCE_CODEC: one character per byte
 IOSTAT_OPEN = 5002  # libgfortran's LIBERROR_OS
 IOSTAT_AFTER_END = 5001  # LIBERROR_OPTION_CONFLICT: a READ past the end-of-file
 

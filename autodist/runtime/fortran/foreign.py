@@ -39,7 +39,7 @@ import numpy as np
 
 from ... import ir
 from ...errors import AutodistError, RuntimeFault, UnsupportedError
-from ...frontend.source import SOURCE_CODEC
+from ...frontend.text import SOURCE_CODEC
 
 #: The C result type of each FUNCTION type a linked routine may return.
 RESULT_TYPES = {"i1": ctypes.c_int8, "i2": ctypes.c_int16, "i4": ctypes.c_int32, "i8": ctypes.c_int64,

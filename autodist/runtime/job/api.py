@@ -34,7 +34,8 @@ from .report import RunReport, parse_report
 
 
 def run_file(path_or_text: str | Path, nprocs: int = 1, *, include_dirs: Sequence[str] = (),
-             timeout: float = DEFAULT_TIMEOUT, dump: bool = False, verify: bool = False,
+             defines: Sequence[str] = (), cpp: bool | None = None, timeout: float = DEFAULT_TIMEOUT,
+             dump: bool = False, verify: bool = False,
              vectorize: bool = True, replicated: bool = False, extra_args: Sequence[str] = (),
              cwd: str | None = None) -> RunReport:
     """Run a program on ``nprocs`` ranks and return what was measured.
@@ -55,6 +56,10 @@ def run_file(path_or_text: str | Path, nprocs: int = 1, *, include_dirs: Sequenc
                "--timeout", str(timeout)]
         for d in include_dirs:
             cmd += ["-I", str(d)]
+        for d in defines:
+            cmd += ["-D", d]
+        if cpp:
+            cmd.append("--cpp")
         npz = Path(tmp) / "arrays.npz"
         if dump:
             cmd += ["--dump", str(npz)]

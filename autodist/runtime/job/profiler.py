@@ -64,21 +64,22 @@ def _goto_loops(program: ir.Program) -> set[str]:
     return out
 
 
-def profile_program(files, include_dirs=(), links=()) -> tuple[ProfileData, str]:
+def profile_program(files, include_dirs=(), links=(), defines=(), cpp=None) -> tuple[ProfileData, str]:
     """Measured frequencies and phase times of a program (calling the
-    routines of ``links``, the ``--link`` files), and its output."""
+    routines of ``links``, the ``--link`` files; preprocessed with
+    ``defines`` where ``cpp`` says), and its output."""
     with tempfile.TemporaryDirectory(prefix="autodist-link-") as folder:
         foreign = link.load(link.build(link.link_files(links), folder), folder)
-        return _profile(files, include_dirs, foreign)
+        return _profile(files, include_dirs, foreign, defines, cpp)
 
 
-def _profile(files, include_dirs, foreign) -> tuple[ProfileData, str]:
+def _profile(files, include_dirs, foreign, defines, cpp) -> tuple[ProfileData, str]:
     from mpi4py import MPI
 
     from ..spmd.executor import Executor, RunOptions, translate_program
     from .runner import prepare
 
-    program, analysis, translations = prepare(files, include_dirs, foreign=foreign)
+    program, analysis, translations = prepare(files, include_dirs, foreign=foreign, defines=defines, cpp=cpp)
     prof = Profiler()
     counted = translate_program(program, analysis, instrument=True, foreign=foreign)
     out = io.StringIO()

@@ -31,6 +31,8 @@ class RunRequest:
 
     files: tuple[str, ...]
     include_dirs: tuple[str, ...] = ()
+    defines: tuple[str, ...] = ()  # -D for the C preprocessor
+    cpp: bool | None = None  # --cpp (None: the files gfortran preprocesses)
     report: str | None = None
     dump: str | None = None
     verify: bool = False
@@ -43,14 +45,16 @@ class RunRequest:
     links: tuple[str, ...] = ()  # --link files
 
 
-def prepare(files, include_dirs=(), instrument: bool = False, foreign=None):
-    """Read, analyze and translate (calling the routines of ``foreign``, the
-    loaded ``--link`` libraries): (program, analysis, translations)."""
+def prepare(files, include_dirs=(), instrument: bool = False, foreign=None, defines=(), cpp=None):
+    """Read (preprocessed with ``defines`` where ``cpp`` says, see
+    :func:`autodist.frontend.read_program`), analyze and translate (calling the
+    routines of ``foreign``, the loaded ``--link`` libraries): (program,
+    analysis, translations)."""
     from ...analysis import analyze
     from ...frontend import read_program
     from ..spmd.executor import translate_program
 
-    program = read_program(list(files), include_dirs=list(include_dirs))
+    program = read_program(list(files), include_dirs=list(include_dirs), defines=defines, cpp=cpp)
     analysis = analyze(program)
     return program, analysis, translate_program(program, analysis, instrument, foreign)
 
@@ -102,7 +106,8 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
         from ...fileio import check_outputs
 
         built = link.build(link.link_files(req.links), folder)
-        got = prepare(req.files, req.include_dirs, foreign=link.load(built, folder))
+        got = prepare(req.files, req.include_dirs, foreign=link.load(built, folder), defines=req.defines,
+                      cpp=req.cpp)
         # INCLUDE files are known once the program is read
         check_outputs([("--report", req.report), ("--dump", req.dump)], got[0].files + req.links)
         return got + (built,)

@@ -39,7 +39,8 @@ from typing import Sequence
 import numpy as np
 
 from ... import ir
-from ...frontend.source import SOURCE_CODEC, decode, split_lines
+from ...frontend.preprocess import needs_cpp
+from ...frontend.text import SOURCE_CODEC, decode, split_lines
 from ..comm.storage import numpy_dtype
 
 DEFAULT_RTOL = 1e-12
@@ -170,8 +171,10 @@ def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
             out.write_bytes(("\n".join(text) + "\n").encode(SOURCE_CODEC))
             sources.append(out)
         incs = [f"-I{Path(f).resolve().parent}" for f in program.files] + [f"-I{d}" for d in include_dirs]
+        pre = program.preprocessing  # preprocessed as autodist read it (gfortran too goes by the suffix)
+        cpp = (["-cpp"] if any(not needs_cpp(f) for f in pre.files) else []) + [f"-D{d}" for d in pre.defines]
         exe = tmpd / "prog"
-        build = subprocess.run([gf, *GFORTRAN_FLAGS, *dict.fromkeys(incs), "-o", str(exe), *map(str, sources),
+        build = subprocess.run([gf, *GFORTRAN_FLAGS, *cpp, *dict.fromkeys(incs), "-o", str(exe), *map(str, sources),
                                 *link_inputs],
                                capture_output=True, encoding="utf-8", errors="replace", timeout=timeout)
         if build.returncode != 0:

@@ -1,0 +1,1 @@
+#define HALF 0.5D0
