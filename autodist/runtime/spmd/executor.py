@@ -44,11 +44,13 @@ from ...errors import STAGE_ATTRIBUTE, AutodistError, RuntimeFault, UnsupportedE
 from ...hpf.resolve import UnitMapping, apply_executable, resolve_unit
 from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
-from ..fortran.extensions import ROUTINES, Extensions
 from ..fortran.foreign import Foreign
 from ..codegen import intrinsic_code as ic
 from ..comm.storage import numpy_dtype, storable
 from .arrays import Comms, ElementRef, RtArray
+from .data import data_targets, data_value
+from .dummies import bytes_of, character_dummy, dummy_bounds
+from .routines import check_routines, linked_routines, run_extensions
 from .shared_storage import Slots, Storages
 from .io import UnitIo
 from .linked import LinkedCalls
@@ -145,7 +147,7 @@ class Executor(UnitIo):
         self.kept_replicated: dict[str, str] = {}  # UNIT.ARRAY -> why its directives were not applied
         self.predicted: dict[str, list[int]] = {}  # phase region -> elements each rank must receive
         self.executions: dict[str, int] = {}  # region -> times it ran
-        self.ext = _extensions(self)
+        self.ext = run_extensions(self)
         self._translate(translations)
         from .planner import Planner
 
@@ -283,13 +285,13 @@ class Executor(UnitIo):
             values = [v for n, v in d.values for _ in range(n)]
             targets: list[tuple[str, tuple[int, ...] | None]] = []
             for t in d.targets:
-                targets.extend(_data_targets(u, t, {}))
+                targets.extend(data_targets(u, t, {}))
             if len(values) != len(targets):
                 raise UnsupportedError(f"DATA with {len(targets)} target(s) and {len(values)} value(s)",
                                        d.span.file, d.span.first)
             for (name, idx), v in zip(targets, values):
                 sym = u.symbol(name)
-                val = _data_value(v, sym.type)
+                val = data_value(v, sym.type)
                 if idx is None:
                     if name in common_slot:
                         blk, k = common_slot[name]
@@ -424,13 +426,13 @@ class Executor(UnitIo):
             raise RuntimeFault(f"{unit.name}: dummy array {dname} received something that is not an array")
         dtype = sym.type
         if dtype.base == "character" or base.ftype.base == "character":
-            dtype = _character_dummy(unit, dname, dtype, base.ftype)
+            dtype = character_dummy(unit, dname, dtype, base.ftype)
         # storage association counts bytes: a COMPLEX actual holds two REALs a dummy
         # sees, a CHARACTER*8 one two CHARACTER*4 elements (NPB FT passes COMPLEX
         # arrays to REAL dummies); the element's bits are kept, never converted
         size_b, size_d = base.dtype.itemsize, numpy_dtype(dtype).itemsize
         start, available = offset * size_b, (base.size - offset) * size_b
-        bounds = _dummy_bounds(sym, env, available // size_d)
+        bounds = dummy_bounds(sym, env, available // size_d)
         need = 1
         for lo, hi in bounds:
             need *= max(hi - lo + 1, 0)
@@ -442,7 +444,7 @@ class Executor(UnitIo):
         # bytes go back
         held = min(need * size_d, available)
         piece = np.zeros(need * size_d, np.uint8)
-        piece[:held] = _bytes_of(base.full())[start:start + held]
+        piece[:held] = bytes_of(base.full())[start:start + held]
         dummy = RtArray(dname, dtype, bounds, None, self.comms, label=f"{unit.name}.{dname}")
         dummy.keep_part(piece.view(dummy.dtype).reshape([hi - lo + 1 for lo, hi in bounds], order="F"))
         frame.copyout.append((dummy, (base, start, held)))
@@ -453,8 +455,8 @@ class Executor(UnitIo):
             arr.remap(layout, region=f"exit {frame.unit.name}")
         for dummy, (base, start, held) in frame.copyout:
             whole = base.full()
-            flat = _bytes_of(whole)
-            given = _bytes_of(dummy.full())
+            flat = bytes_of(whole)
+            given = bytes_of(dummy.full())
             if given.size > held and np.any(given[held:]):
                 raise RuntimeFault(f"{frame.unit.name} wrote into dummy {dummy.name} past the end of its actual "
                                    f"argument {base.label} ({held // dummy.dtype.itemsize} element(s) from there on)")
@@ -538,61 +540,6 @@ class Executor(UnitIo):
 # --------------------------------------------------------------------------- helpers
 
 
-def _outside_routines(program: ir.Program) -> dict[str, list[str]]:
-    """Every routine the program calls that is neither one of its units nor a
-    runtime extension, with the places (``file:line``) it is called, in order."""
-    units = {u.name for u in program.units}
-    outside: dict[str, list[str]] = {}
-    for u in program.units:
-        for s in ir.walk(u.body):
-            names = [s.name] if isinstance(s, ir.Call) else []
-            names += [x.name for e in s.exprs() for x in e.walk()
-                      if isinstance(x, ir.FuncRef) and x.kind == "external"]
-            for n in names:
-                if n not in units and n not in ROUTINES:
-                    outside.setdefault(n, []).append(f"{s.span.file}:{s.span.first}")
-    return outside
-
-
-def linked_routines(program: ir.Program, foreign: Foreign | None) -> frozenset[str]:
-    """The routines outside the program that the ``--link`` libraries define."""
-    if foreign is None:
-        return frozenset()
-    return frozenset(n for n in _outside_routines(program) if foreign.provides(n))
-
-
-def _check_routines(program: ir.Program, foreign: Foreign | None) -> frozenset[str]:
-    """The routines of the ``--link`` libraries the program calls; one error
-    naming every other routine outside the program, with every place it is called."""
-    linked = linked_routines(program, foreign)
-    missing = {n: w for n, w in _outside_routines(program).items() if n not in linked}
-    if missing:
-        first = next(iter(missing.values()))[0].rsplit(":", 1)
-        listed = "; ".join(f"{n} (called at {', '.join(dict.fromkeys(w))})" for n, w in sorted(missing.items()))
-        what = ("routines outside the program are outside the runtime's subset" if foreign is None else
-                f"routines in neither the program nor the --link files ({', '.join(foreign.labels)})")
-        hint = " (give their sources or a shared library with --link FILE)" if foreign is None else ""
-        raise UnsupportedError(f"{what}: {listed}{hint}", first[0], int(first[1]))
-    return linked
-
-
-def _extensions(ex: Executor) -> Extensions:
-    """The extension routines of a run: timers read rank 0's clock (from the
-    executor's creation) and every rank gets that reading (a broadcast), so
-    control flow that depends on a time is the same on every rank."""
-    import datetime
-
-    comm, start = ex.comms.comm, time.perf_counter()
-
-    def shared(read):
-        return lambda: comm.bcast(read() if ex.rank == 0 else None, root=0) if ex.nprocs > 1 else read()
-
-    return Extensions(shared(lambda: time.perf_counter() - start),
-                      shared(lambda: datetime.datetime.now().astimezone()),
-                      lambda: ex.out.flush(), ex.program.files[0] if ex.program.files else "")
-
-
-
 def phase_lines(analysis: ProgramAnalysis, unit: str, kind: str = "loop") -> set[int]:
     """First lines of the loop (or call) phases of ``unit``."""
     return {ph.span.first for ph in analysis.procedure(unit).phases if ph.kind == kind}
@@ -607,15 +554,10 @@ def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument
     if program.main is None:
         raise UnsupportedError("the program has no main program unit",
                                program.files[0] if program.files else None)
-    facts = program_facts(program, analysis, _check_routines(program, foreign))
+    facts = program_facts(program, analysis, check_routines(program, foreign))
     return {u.name: translate_unit(u, facts, phase_lines(analysis, u.name), instrument,
                                    phase_lines(analysis, u.name, "call"))
             for u in program.units if u.kind != "blockdata"}
-
-
-def _bytes_of(array: np.ndarray) -> np.ndarray:
-    """The bytes of ``array`` in Fortran element order (a copy)."""
-    return np.ascontiguousarray(array.reshape(-1, order="F")).view(np.uint8).copy()
 
 
 def _is_character(u: ir.Unit, name: str) -> bool:
@@ -625,62 +567,8 @@ def _is_character(u: ir.Unit, name: str) -> bool:
     return sym is not None and sym.type.base == "character"
 
 
-def _character_dummy(unit: ir.Unit, dname: str, declared: ir.Type, actual: ir.Type) -> ir.Type:
-    """The type of a CHARACTER dummy array: the actual's length for ``CHARACTER*(*)``
-    (another declared length associates the characters in sequence); CHARACTER and
-    numeric storage do not associate."""
-    if declared.base != actual.base:
-        raise RuntimeFault(f"{unit.name}: dummy array {dname} is {declared}, its actual argument is {actual}")
-    return actual if declared.size == 0 else declared
-
-
 def _zero(t: ir.Type):
     return eval(ic.zero_code(t), dict(it.HELPERS))
-
-
-def _data_value(c: ir.Expr, t: ir.Type):
-    if not isinstance(c, ir.Const):
-        raise UnsupportedError("a DATA value that is not a constant")
-    v = eval(ic.const_code(c), dict(it.HELPERS))
-    if t.base == "character":
-        return str(v).ljust(t.size)[: t.size]
-    return eval(ic.convert(repr(v) if not isinstance(v, np.generic) else ic.const_code(c), c.type, t, False),
-                dict(it.HELPERS))
-
-
-def _data_targets(u: ir.Unit, t: ir.Expr, env: dict[str, int]) -> list[tuple[str, tuple[int, ...] | None]]:
-    """The scalars and array elements a DATA target list names, in order."""
-    if isinstance(t, ir.Name):
-        sym = u.symbol(t.name)
-        if sym is not None and sym.is_array:
-            bounds = [d.bounds for d in sym.dims or ()]
-            idx = np.indices([hi - lo + 1 for lo, hi in bounds]).reshape(len(bounds), -1, order="F").T
-            return [(t.name, tuple(int(i) + lo for i, (lo, _) in zip(row, bounds))) for row in idx]
-        return [(t.name, None)]
-    if isinstance(t, ir.Index):
-        return [(t.name, tuple(_int_value(s, env) for s in t.subscripts))]
-    if isinstance(t, ir.ImpliedDo):
-        out = []
-        a, b = _int_value(t.start, env), _int_value(t.end, env)
-        st = 1 if t.step is None else _int_value(t.step, env)
-        for v in range(a, b + (1 if st > 0 else -1), st):
-            for x in t.items:
-                out.extend(_data_targets(u, x, {**env, t.var: v}))
-        return out
-    raise UnsupportedError("this DATA target")
-
-
-def _int_value(e: ir.Expr, env: dict[str, int]) -> int:
-    if isinstance(e, ir.Const) and type(e.value) is int:
-        return e.value
-    if isinstance(e, ir.Name) and e.name in env:
-        return env[e.name]
-    if isinstance(e, ir.UnOp) and e.op == "-":
-        return -_int_value(e.operand, env)
-    if isinstance(e, ir.BinOp) and e.op in ("+", "-", "*", "/"):
-        a, b = _int_value(e.left, env), _int_value(e.right, env)
-        return {"+": a + b, "-": a - b, "*": a * b}.get(e.op) if e.op != "/" else it.idiv(a, b)
-    raise RuntimeFault("a bound or subscript that is not a known integer")
 
 
 def _common_ints(unit: ir.Unit, commons: dict[str, list]):
@@ -689,31 +577,6 @@ def _common_ints(unit: ir.Unit, commons: dict[str, list]):
             sym = unit.symbol(m)
             if sym is not None and not sym.is_array and sym.type.base == "integer":
                 yield m, commons[c.name], k
-
-
-def _dummy_bounds(sym: ir.Symbol, env: dict[str, int], available: int) -> Bounds:
-    """Bounds of a dummy array; assumed size (``*``) takes what the actual
-    provides, and so does a last dimension declared ``1`` (``X(1)``,
-    ``A(LDA,1)``: the pre-Fortran 77 idiom for "any size", which compilers
-    accept) when the actual is larger."""
-    dims = sym.dims or ()
-    out: list[tuple[int, int]] = []
-    for k, d in enumerate(dims):
-        lo = _int_value(d.lower, env)
-        old_style = (k == len(dims) - 1 and isinstance(d.upper, ir.Const) and d.upper.value == lo)
-        if old_style:
-            rest = 1
-            for a, b in out:
-                rest *= max(b - a + 1, 0)
-            old_style = available > rest
-        if d.upper is None or old_style:
-            rest = 1
-            for a, b in out:
-                rest *= max(b - a + 1, 0)
-            out.append((lo, lo + max(available // max(rest, 1), 0) - 1))
-        else:
-            out.append((lo, _int_value(d.upper, env)))
-    return tuple(out)
 
 
 def _describe(exc: BaseException) -> str:
