@@ -30,7 +30,7 @@ from scipy.sparse import linalg as sparse_linalg
 
 from .. import ir
 from ..ir.evaluate import RELATIONS
-from .loops import TripCounter, length_of, loop_values
+from .loops import TripCounter, length_of, loop_values, walk_ctx
 from .model import PhaseFlow, Transition
 
 #: Loops are split by decidable conditions only into this many segments at most;
@@ -307,15 +307,15 @@ class FlowBuilder:
 
     def stmt(self, s: ir.Stmt) -> Summary:
         pid = self.phase_of.get(id(s))
+        if pid is not None and isinstance(s, ir.If):  # a function phase: its conditions, then the IF
+            out = self._atom(pid)
+            seq_into(out, self._if(s))
+            out.sites[id(s)] = out.sites.get(id(s), 0.0) + 1.0
+            return out
         if pid is not None:
-            out = Summary()
+            out = self._atom(pid)
             out.sites[id(s)] = 1.0
             self._inner_sites(s, out)
-            if self.keep is None or pid in self.keep:
-                out.first = {pid: 1.0}
-                out.last = {pid: 1.0}
-                out.empty = 0.0
-                out.freq = {pid: 1.0}
             return out
         if isinstance(s, ir.Do):
             return self._do(s)
@@ -340,6 +340,16 @@ class FlowBuilder:
             return out
         return Summary()
 
+    def _atom(self, pid: int) -> Summary:
+        """Phase ``pid`` run once (nothing when the pass ignores it)."""
+        out = Summary()
+        if self.keep is None or pid in self.keep:
+            out.first = {pid: 1.0}
+            out.last = {pid: 1.0}
+            out.empty = 0.0
+            out.freq = {pid: 1.0}
+        return out
+
     def _if(self, s: ir.If) -> Summary:
         arms = []
         rest = 1.0
@@ -354,18 +364,10 @@ class FlowBuilder:
         return branch(arms)
 
     def _inner_sites(self, s: ir.Stmt, out: Summary) -> None:
-        """Frequencies of the statements that call procedures (CALL or external
-        functions) nested in a loop phase, per phase execution."""
-        if not isinstance(s, ir.Do):
-            return
-        from .loops import walk_ctx
-
-        for ctx in walk_ctx(s.body, (s,)):
-            if _calls(ctx.stmt):
-                w = self.counter.count(ctx.loops)
-                if ctx.conditional:
-                    w *= self.counter.options.branch_probability
-                out.sites[id(ctx.stmt)] = out.sites.get(id(ctx.stmt), 0.0) + w
+        """Frequencies of the statements that call procedures nested in a loop
+        phase, per phase execution."""
+        for stmt, w in inner_call_sites(s, self.counter):
+            out.sites[id(stmt)] = out.sites.get(id(stmt), 0.0) + w
 
     def _known(self, cond: ir.Expr, span: ir.Span) -> bool:
         """Is the probability of ``cond`` decided or measured (not the default)?"""
@@ -432,6 +434,22 @@ class FlowBuilder:
 
     def _counted(self, s: ir.Do, n: int) -> Summary:
         return loop(float(n), self.block(s.body))
+
+
+def inner_call_sites(s: ir.Stmt, counter: TripCounter) -> list[tuple[ir.Stmt, float]]:
+    """The statements nested in the loop phase ``s`` that call procedures (CALL,
+    or an external function in an expression), each with its executions per
+    execution of the phase (the branch probability under an IF)."""
+    if not isinstance(s, ir.Do):
+        return []
+    out = []
+    for ctx in walk_ctx(s.body, (s,)):
+        if _calls(ctx.stmt):
+            w = counter.count(ctx.loops)
+            if ctx.conditional:
+                w *= counter.options.branch_probability
+            out.append((ctx.stmt, w))
+    return out
 
 
 def _calls(s: ir.Stmt) -> bool:

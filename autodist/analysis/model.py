@@ -130,13 +130,24 @@ class LoopInfo:
 
 
 @dataclass(frozen=True)
+class InnerCall:
+    """A procedure called inside a loop phase: a CALL statement or an external
+    function reference, ``count`` times per execution of the phase."""
+
+    callee: str
+    line: int
+    args: tuple[ir.Expr, ...]
+    count: float
+
+
+@dataclass(frozen=True)
 class Phase:
     """A computational phase (DDT §2): the outermost loop of a nest whose control
     variable subscripts an array, or a CALL outside such a loop."""
 
     unit: str
     id: int
-    kind: str  # "loop" | "call"
+    kind: str  # "loop" | "call" | "function" (a statement calling the program's functions)
     span: ir.Span
     loops: tuple[LoopInfo, ...]
     patterns: tuple[RefPattern, ...]
@@ -148,6 +159,7 @@ class Phase:
     callee: str | None = None
     call_args: tuple[ir.Expr, ...] = ()
     calls: tuple[str, ...] = ()  # procedures called inside a loop phase
+    inner_calls: tuple[InnerCall, ...] = ()  # and each call, with its count
     opaque: tuple[str, ...] = ()  # reasons for opaque statements inside
 
     @property

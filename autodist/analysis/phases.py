@@ -13,7 +13,8 @@ from dataclasses import dataclass
 
 from .. import ir
 from .loops import Ctx, TripCounter, walk_ctx
-from .model import Access, LoopInfo, Phase, RefPattern
+from .controlflow import inner_call_sites
+from .model import Access, InnerCall, LoopInfo, Phase, RefPattern
 from .ops import flops, loads
 from .parallel import UnitContext, classify_loop
 from .scalars import reduction_form
@@ -39,23 +40,38 @@ def subscripts_with(var: str, stmts: tuple[ir.Stmt, ...]) -> bool:
     return False
 
 
-def find_sites(stmts: tuple[ir.Stmt, ...], loops: tuple[ir.Do, ...] = ()) -> list[PhaseSite]:
-    """Phase statements in source order."""
+def find_sites(stmts: tuple[ir.Stmt, ...], loops: tuple[ir.Do, ...] = (),
+               functions: frozenset[str] = frozenset()) -> list[PhaseSite]:
+    """Phase statements in source order: loop nests, CALLs, and the
+    assignments and I/O statements outside them that reference one of the
+    program's ``functions``, and the IF statements whose conditions do."""
     out: list[PhaseSite] = []
     for s in stmts:
         if isinstance(s, ir.Do):
             if subscripts_with(s.var, s.body):
                 out.append(PhaseSite(s, loops))
             else:
-                out.extend(find_sites(s.body, loops + (s,)))
+                out.extend(find_sites(s.body, loops + (s,), functions))
         elif isinstance(s, ir.DoWhile):
-            out.extend(find_sites(s.body, loops))
+            out.extend(find_sites(s.body, loops, functions))
         elif isinstance(s, ir.If):
+            if functions and function_refs(s, functions):  # its conditions call the program's functions
+                out.append(PhaseSite(s, loops))
             for b in s.branches:
-                out.extend(find_sites(b.body, loops))
+                out.extend(find_sites(b.body, loops, functions))
         elif isinstance(s, ir.Call):
             out.append(PhaseSite(s, loops))
+        elif isinstance(s, (ir.Assign, ir.Io)) and functions and function_refs(s, functions):
+            out.append(PhaseSite(s, loops))
     return out
+
+
+def function_refs(s: ir.Stmt, functions: frozenset[str] | None = None) -> list[ir.FuncRef]:
+    """The external function references of statement ``s`` itself (of
+    ``functions`` only, when given), in order."""
+    return [x for e in s.exprs() for x in e.walk()
+            if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL
+            and (functions is None or x.name in functions)]
 
 
 def _access(x: ir.Index, write: bool, line: int, loops: tuple[str, ...]) -> Access:
@@ -95,12 +111,12 @@ def common_names(unit: ir.Unit, slot: ir.Slot) -> tuple[str, ...]:
     return names or (f"/{block}/" if whole else f"/{block}/{k}",)
 
 
-def call_arrays(unit: ir.Unit, uc: UnitContext, stmt: ir.Call, callee) -> tuple[list[str], list[str]]:
-    """Arrays (caller's names) a CALL may read and write: array arguments and
-    the COMMON arrays the callee (transitively) uses."""
+def call_arrays(unit: ir.Unit, uc: UnitContext, args: tuple[ir.Expr, ...], callee) -> tuple[list[str], list[str]]:
+    """Arrays (caller's names) a call with ``args`` may read and write: array
+    arguments and the COMMON arrays the callee (transitively) uses."""
     reads: list[str] = []
     writes: list[str] = []
-    for k, a in enumerate(stmt.args):
+    for k, a in enumerate(args):
         if isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name):
             if callee is None or k in callee.reads_args or k in callee.writes_args:
                 reads.append(a.name)
@@ -133,7 +149,7 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
     if isinstance(stmt, ir.Call):
         accesses = []
         callee = uc.effects.get(stmt.name)
-        reads, writes = call_arrays(unit, uc, stmt, callee)
+        reads, writes = call_arrays(unit, uc, stmt.args, callee)
         for a in stmt.args:
             for x in a.walk():
                 if isinstance(x, ir.Index) and uc.is_array(x.name):
@@ -142,10 +158,11 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
             unit=unit.name, id=pid, kind="call", span=stmt.span, loops=(), patterns=(),
             accesses=tuple(accesses), reads=tuple(dict.fromkeys(reads)),
             writes=tuple(dict.fromkeys(writes)), flops=0.0, memory_accesses=0.0,
-            callee=stmt.name, call_args=stmt.args,
+            callee=stmt.name, call_args=stmt.args, inner_calls=_statement_calls(stmt, uc),
         )
+    if not isinstance(stmt, ir.Do):
+        return _function_phase(unit, uc, pid, site)
 
-    assert isinstance(stmt, ir.Do)
     loops: list[LoopInfo] = []
     patterns: list[RefPattern] = []
     accesses: list[Access] = []
@@ -214,14 +231,60 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
     # arrays that calls inside the phase read and write
     for s in ir.walk(stmt.body):
         if isinstance(s, ir.Call):
-            r, w = call_arrays(unit, uc, s, uc.effects.get(s.name))
+            r, w = call_arrays(unit, uc, s.args, uc.effects.get(s.name))
             reads = tuple(dict.fromkeys(reads + tuple(r)))
             writes = tuple(dict.fromkeys(writes + tuple(w)))
     return Phase(
         unit=unit.name, id=pid, kind="loop", span=stmt.span, loops=tuple(loops),
         patterns=tuple(patterns), accesses=tuple(accesses), reads=reads, writes=writes,
         flops=total_flops, memory_accesses=total_mem, calls=tuple(dict.fromkeys(calls)),
-        opaque=tuple(opaque),
+        inner_calls=_inner_calls(stmt, counter), opaque=tuple(opaque),
     )
+
+
+def _statement_calls(s: ir.Stmt, uc: UnitContext) -> tuple[InnerCall, ...]:
+    """The program's functions that statement ``s`` references, once each per
+    execution of the statement."""
+    return tuple(InnerCall(x.name, s.span.first, x.args, 1.0) for x in function_refs(s) if x.name in uc.effects)
+
+
+def _function_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite) -> Phase:
+    """A statement outside loop phases that references the program's
+    functions (an IF: in its conditions, evaluated before its branches): a
+    phase with no work of its own, whose cost is its calls."""
+    stmt = site.stmt
+    outer_vars = tuple(lp.var for lp in site.loops)
+    reads: list[str] = []
+    writes: list[str] = []
+    accesses = []
+    calls = _statement_calls(stmt, uc)
+    for c in calls:
+        r, w = call_arrays(unit, uc, c.args, uc.effects.get(c.callee))
+        reads += r
+        writes += w
+        for a in c.args:
+            for x in a.walk():
+                if isinstance(x, ir.Index) and uc.is_array(x.name):
+                    accesses.append(_access(x, False, stmt.span.first, outer_vars))
+    span = ir.Span(stmt.span.file, stmt.span.first, stmt.span.first) if isinstance(stmt, ir.If) else stmt.span
+    return Phase(
+        unit=unit.name, id=pid, kind="function", span=span, loops=(), patterns=(),
+        accesses=tuple(accesses), reads=tuple(dict.fromkeys(reads)), writes=tuple(dict.fromkeys(writes)),
+        flops=0.0, memory_accesses=0.0, calls=tuple(dict.fromkeys(c.callee for c in calls)), inner_calls=calls,
+    )
+
+
+def _inner_calls(stmt: ir.Do, counter: TripCounter) -> tuple[InnerCall, ...]:
+    """The procedures a loop phase calls, with the executions per phase
+    execution that the program's invocation counts use."""
+    out = []
+    for s, w in inner_call_sites(stmt, counter):
+        if isinstance(s, ir.Call):
+            out.append(InnerCall(s.name, s.span.first, s.args, w))
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
+                    out.append(InnerCall(x.name, s.span.first, x.args, w))
+    return tuple(out)
 
 

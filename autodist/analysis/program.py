@@ -64,6 +64,7 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
     commons = ir.common_layouts(program)
     readers = _common_readers(program, commons)
     effects: dict[str, Effects] = {}
+    functions = frozenset(u.name for u in program.units if u.kind == "function")
     results: dict[str, ProcedureAnalysis] = {}
     site_freq: dict[str, dict[int, float]] = {}
     for name in order:
@@ -72,7 +73,7 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
         effects[name] = summarize_effects(unit, effects, commons)
         uc = UnitContext(unit, effects, _read_elsewhere(unit, readers, commons))
         counter = TripCounter(options)
-        sites = find_sites(unit.body)
+        sites = find_sites(unit.body, functions=functions)
         phases = tuple(build_phase(unit, uc, k + 1, site, counter) for k, site in enumerate(sites))
         phase_of = {id(site.stmt): k + 1 for k, site in enumerate(sites)}
         arrays_of = {p.id: p.arrays for p in phases}

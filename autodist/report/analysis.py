@@ -110,7 +110,8 @@ def to_text(an: ProgramAnalysis) -> str:
         calls = "" if proc.invocations == 1 else f", called {_fmt_count(proc.invocations)} times"
         out.append(f"{head}: {nph} phase{'s' if nph != 1 else ''}{calls}")
         for p in proc.phases:
-            what = "loop" if p.kind == "loop" else f"CALL {p.callee}"
+            what = ("loop" if p.kind == "loop" else f"CALL {p.callee}" if p.kind == "call"
+                    else "calls " + ", ".join(p.calls))
             out.append(
                 f"  phase {p.id:<3} lines {p.span.first}-{p.span.last:<6} {what:<12} "
                 f"runs {_fmt_count(proc.executions(p.id))}x"
