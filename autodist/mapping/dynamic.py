@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..analysis.model import Phase, ProcedureAnalysis, ProgramAnalysis
+from ..analysis.model import InnerCall, Phase, ProcedureAnalysis, ProgramAnalysis
 from ..layout.model import Layout
 from ..machine import MachineProfile
 from . import select as sel
@@ -48,6 +48,18 @@ class ProcEntry:
     exit: Mapping
     cost: float
     static: bool
+
+
+@dataclass(frozen=True)
+class InnerChoice:
+    """How a procedure called inside a loop phase runs under the phase's
+    mapping: the callee's entry it uses and, when that entry's layouts differ
+    from the phase's, the arrays remapped into the call and back (per call)."""
+
+    call: InnerCall
+    entry: ProcEntry
+    remaps: tuple[tuple[str, Layout, Layout], ...]  # (array, phase layout, entry layout)
+    cost: float  # per execution of the phase: count x (callee + remaps in and out)
 
 
 @dataclass
@@ -124,6 +136,7 @@ class DynamicOptimizer:
         for s in statics:
             mapped |= set(s.evaluation.mapping.arrays)
         self.mapped = mapped  # arrays that have layouts (distributable)
+        self._inner: dict[tuple, tuple[InnerChoice, ...]] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -149,7 +162,48 @@ class DynamicOptimizer:
             m = s.evaluation.mapping.restrict(gids)
             if m not in seen:
                 seen[m] = self.ev.phase(proc, ph, m, self.machine).cost
-        return sorted(seen.items(), key=lambda mc: mc[1].total)
+        return sorted(seen.items(), key=lambda mc: mc[1].total + self.inner_cost(proc, ph, mc[0]))
+
+    def inner_calls(self, proc: ProcedureAnalysis, ph: Phase, m: Mapping) -> tuple[InnerChoice, ...]:
+        """The procedures called inside loop phase ``ph`` under its mapping
+        ``m``: per call, the callee's cheapest entry with the layouts ``m``
+        gives the arrays it shares (no remapping), else the cheapest with the
+        remapping into the call and back."""
+        key = (proc.name, ph.id, m)
+        if key not in self._inner:
+            out = []
+            for call in ph.inner_calls:
+                sol = self.solutions.get(call.callee)
+                if sol is None or not sol.entries:
+                    continue
+                rename = self.rename(proc, call.callee, call.args)
+                best: InnerChoice | None = None
+                for e in sol.entries:
+                    seen = self.to_caller(e.entry, rename)
+                    moves = tuple((a, m.layout(a), lay) for a, lay in seen.layouts
+                                  if m.layout(a) is not None and m.layout(a) != lay)
+                    one = e.cost + self._way_back(e) + sum(
+                        self.remap(a, x, y) + self.remap(a, y, x) for a, x, y in moves)
+                    if best is None or call.count * one < best.cost:
+                        best = InnerChoice(call, e, moves, call.count * one)
+                assert best is not None
+                out.append(best)
+            self._inner[key] = tuple(out)
+        return self._inner[key]
+
+    def inner_cost(self, proc: ProcedureAnalysis, ph: Phase, m: Mapping) -> float:
+        """Seconds per execution of loop phase ``ph`` spent in the procedures it calls."""
+        return sum(c.cost for c in self.inner_calls(proc, ph, m))
+
+    def _way_back(self, e: ProcEntry) -> float:
+        """HPF semantics: remapping a callee's arrays back to their mapping on
+        entry before it returns (part of the call's cost)."""
+        back = 0.0
+        for a, lay in e.exit.layouts:
+            first = e.entry.layout(a)
+            if first is not None and first != lay:
+                back += self.remap(a, lay, first)
+        return back
 
     # ------------------------------------------------------------------ problem
 
@@ -184,9 +238,10 @@ class DynamicOptimizer:
             cands = []
             for k, (m, cost, entry) in enumerate(pools[name]):
                 if entry is not None:
-                    cands.append(self._call_candidate(name, k, m, entry))
+                    cands.append(self._call_candidate(name, k, m, entry, self.inner_cost(proc, ph, m)))
                 else:
-                    cands.append(sel.Candidate(f"{name}#{k}", cost.total if cost else 0.0, m.layouts))
+                    total = cost.total + self.inner_cost(proc, ph, m) if cost else 0.0
+                    cands.append(sel.Candidate(f"{name}#{k}", total, m.layouts))
             phases.append(sel.Phase(name, proc.flow.execution(ph.id), tuple(cands)))
         transitions = []
         is_main = self.an.program.unit(proc.name).kind == "program"
@@ -237,21 +292,14 @@ class DynamicOptimizer:
 
     def site_map(self, proc: ProcedureAnalysis, ph: Phase) -> dict[str, str]:
         """Callee global id -> caller global id of the array arguments of a
-        call site whose dummies are not the same storage as their actuals (a
+        call phase whose dummies are not the same storage as their actuals (a
         procedure called with different arrays)."""
-        callee = self.an.program.unit(ph.callee)
-        out: dict[str, str] = {}
-        if callee is None:
-            return out
-        for dummy, actual in zip(callee.args, ph.call_args):
-            name = getattr(actual, "name", None)
-            if name is None:
-                continue
-            d = self.table.global_id(callee.name, dummy)
-            a = self.table.global_id(proc.name, name)
-            if d is not None and a is not None and d != a and a in self.mapped:
-                out[d] = a
-        return out
+        return self.rename(proc, ph.callee, ph.call_args)
+
+    def rename(self, proc: ProcedureAnalysis, callee_name: str | None, args: tuple) -> dict[str, str]:
+        """Callee global id -> caller global id of the distributable array
+        arguments of a call of ``callee_name`` with ``args`` from ``proc``."""
+        return {d: a for d, a in self.ev.argument_pairs(proc, callee_name, args).items() if a in self.mapped}
 
     def to_caller(self, mapping: Mapping, rename: dict[str, str]) -> Mapping:
         """A callee's mapping seen from a call site (dummies as the actuals)."""
@@ -268,20 +316,17 @@ class DynamicOptimizer:
                 out[g] = lay
         return Mapping.of(out)
 
-    def _call_candidate(self, name: str, k: int, m: Mapping, e: ProcEntry) -> sel.Candidate:
+    def _call_candidate(self, name: str, k: int, m: Mapping, e: ProcEntry, inner: float = 0.0) -> sel.Candidate:
+        """A call phase running the callee's entry ``e`` (``inner``: the
+        functions its arguments reference)."""
         if self.semantics == "forge":
             proc_name, pid = name.rsplit(":", 1)
             ph = self.an.procedure(proc_name).phase(int(pid))
             exit_ = self.to_caller(e.exit, self.site_map(self.an.procedure(proc_name), ph))
             exits = tuple((a, lay) for a, lay in exit_.restrict(m.arrays).layouts)
-            return sel.Candidate(f"{name}#{k}", e.cost, m.layouts, exits)
+            return sel.Candidate(f"{name}#{k}", e.cost + inner, m.layouts, exits)
         # HPF: the caller's mapping is restored on return; the way back is the callee's cost
-        back = 0.0
-        for a, lay in e.exit.layouts:
-            first = e.entry.layout(a)
-            if first is not None and first != lay:
-                back += self.remap(a, lay, first)
-        return sel.Candidate(f"{name}#{k}", e.cost + back, m.layouts)
+        return sel.Candidate(f"{name}#{k}", e.cost + self._way_back(e) + inner, m.layouts)
 
     def _share_neighbours(self, proc: ProcedureAnalysis, pools: dict) -> None:
         best = {n: items[0][0] for n, items in pools.items() if items and items[0][2] is None}

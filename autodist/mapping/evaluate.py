@@ -13,6 +13,7 @@ from ..machine import MachineProfile
 from .arrays import ArrayTable
 from .cost import ArrayFacts, PhaseWork, phase_work, price
 from .model import Mapping, PhaseCost
+from .remap import remap_cost, remap_volume
 
 
 @dataclass(frozen=True)
@@ -33,11 +34,32 @@ class PhaseEval:
 
 
 @dataclass(frozen=True)
+class CallRemap:
+    """An actual argument whose dummy is mapped otherwise: remapped into the
+    call and back on return (HPF's prescriptive dummy mapping), per call."""
+
+    procedure: str
+    phase: int
+    line: int
+    array: str  # global id of the actual
+    dummy: str  # global id of the dummy
+    actual_layout: Layout
+    dummy_layout: Layout  # the dummy's layout seen through the actual's declaration
+    executions: float  # calls per run
+    cost: float  # seconds per call, both ways
+
+    @property
+    def total(self) -> float:
+        return self.executions * self.cost
+
+
+@dataclass(frozen=True)
 class Evaluation:
     """A program-wide static mapping and what it costs per run."""
 
     mapping: Mapping
     phases: tuple[PhaseEval, ...]
+    calls: tuple[CallRemap, ...] = ()
 
     @property
     def computation(self) -> float:
@@ -48,8 +70,12 @@ class Evaluation:
         return sum(p.executions * p.cost.movement for p in self.phases)
 
     @property
+    def remapping(self) -> float:
+        return sum(c.total for c in self.calls)
+
+    @property
     def total(self) -> float:
-        return self.computation + self.movement
+        return self.computation + self.movement + self.remapping
 
 
 def localize(layout: Layout, local_bounds: tuple[tuple[int, int], ...]) -> Layout:
@@ -140,4 +166,51 @@ class Evaluator:
             for proc in self.an.procedures
             for ph in proc.phases
         )
-        return Evaluation(mapping, phases)
+        calls = tuple(c for proc in self.an.procedures for ph in proc.phases
+                      for c in self.call_remaps(proc, ph, mapping, machine))
+        return Evaluation(mapping, phases, calls)
+
+    def argument_pairs(self, proc: ProcedureAnalysis, callee_name: str | None, args: tuple) -> dict[str, str]:
+        """Dummy global id -> actual global id of the array arguments of a call
+        of ``callee_name`` with ``args`` from ``proc`` whose dummy is not the
+        same storage as its actual (a procedure called with different arrays)."""
+        callee = self.an.program.unit(callee_name) if callee_name else None
+        out: dict[str, str] = {}
+        if callee is None:
+            return out
+        for dummy, actual in zip(callee.args, args):
+            name = getattr(actual, "name", None)
+            if name is None:
+                continue
+            d = self.table.global_id(callee.name, dummy)
+            a = self.table.global_id(proc.name, name)
+            if d is not None and a is not None and d != a:
+                out[d] = a
+        return out
+
+    def call_remaps(self, proc: ProcedureAnalysis, ph: Phase, mapping: Mapping,
+                    machine: MachineProfile) -> list[CallRemap]:
+        """The actuals of the calls in ``ph`` (a call phase, or the calls
+        inside a loop phase) that ``mapping`` maps otherwise than their dummies."""
+        if ph.kind == "call":
+            calls = [(ph.callee, ph.call_args, ph.span.first, 1.0)]
+        else:
+            calls = [(c.callee, c.args, c.line, c.count) for c in ph.inner_calls]
+        out = []
+        for callee, args, line, count in calls:
+            for d, a in sorted(self.argument_pairs(proc, callee, args).items()):
+                here, there = mapping.layout(a), mapping.layout(d)
+                if here is None or there is None:
+                    continue
+                seen = localize(there, self.table.array(a).bounds) if self.table.array(a).bounds else there
+                if seen == here:
+                    continue
+                elem = self.table.array(a).elem_size
+                if not (remap_volume(here, seen, self.nranks, elem).elements
+                        or remap_volume(seen, here, self.nranks, elem).elements):
+                    continue  # the same elements on every rank (another template's name, say)
+                cost = (remap_cost(here, seen, self.nranks, elem, machine)
+                        + remap_cost(seen, here, self.nranks, elem, machine))
+                out.append(CallRemap(proc.name, ph.id, line, a, d, here, seen,
+                                     proc.executions(ph.id) * count, cost))
+        return out

@@ -9,6 +9,7 @@ layouts, place, count and cost.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 
 from ..analysis.model import ProgramAnalysis
@@ -17,11 +18,11 @@ from ..layout.model import Layout
 from ..machine import MachineProfile
 from .arrays import ArrayTable, build_array_table
 from .candidates import Alignment, align_program
-from .dynamic import DynamicOptimizer, ProcEntry, phase_name
+from .dynamic import DynamicOptimizer, InnerChoice, ProcEntry, phase_name
 from .evaluate import Evaluator
 from .model import Mapping, PhaseCost
 from .remap import remap_cost, remap_volume
-from .static import StaticCandidate, static_candidates
+from .static import DYNAMIC_WITHOUT_REMAPS, StaticCandidate, static_candidates
 
 
 @dataclass(frozen=True)
@@ -142,7 +143,10 @@ class Plan:
 # --------------------------------------------------------------------------- static
 
 
-def static_solution(cand: StaticCandidate, an: ProgramAnalysis, table: ArrayTable) -> Solution:
+def static_solution(cand: StaticCandidate, an: ProgramAnalysis, table: ArrayTable,
+                    nranks: int, machine: MachineProfile) -> Solution:
+    """The static candidate as a solution; an actual mapped otherwise than its
+    dummy is remapped into the call and back (events at the call's phase)."""
     mapping = cand.evaluation.mapping
     phases = []
     touched: dict[str, set[str]] = {}
@@ -154,7 +158,10 @@ def static_solution(cand: StaticCandidate, an: ProgramAnalysis, table: ArrayTabl
         phases.append(PhaseDecision(pe.procedure, pe.phase, pe.kind, pe.span, pe.executions,
                                     mapping.restrict(gids), pe.cost if pe.kind == "loop" else None, pe.callee))
     entry = tuple((p.name, mapping.restrict(touched.get(p.name, ()))) for p in an.procedures)
-    return Solution("static", tuple(phases), (), entry, method=cand.describe())
+    remaps = tuple(remap_event(table, nranks, machine, c.procedure, c.array, c.phase, c.phase, c.executions, x, y)
+                   for c in cand.evaluation.calls
+                   for x, y in ((c.actual_layout, c.dummy_layout), (c.dummy_layout, c.actual_layout)))
+    return Solution("static", tuple(phases), remaps, entry, method=cand.describe())
 
 
 def _gids(proc, ph, table: ArrayTable, mapping: Mapping) -> tuple[str, ...]:
@@ -190,10 +197,15 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
     main = an.bottom_up[-1] if an.bottom_up else None
     if main is None:
         return Solution("dynamic", (), (), ())
-    instances: dict[str, _Instance] = {main: _Instance(main, main, None, 1.0)}
+    # the main program, and every procedure no other calls (a library's
+    # routines, one passed as an argument) as often as the analysis assumes
+    called = {callee for _caller, callee in an.call_graph}
+    roots = [main] + [n for n in reversed(an.bottom_up) if n != main and n not in called]
+    instances: dict[str, _Instance] = {
+        n: _Instance(n, n, None, 1.0 if n == main else an.procedure(n).invocations) for n in roots}
     by_key: dict[tuple, str] = {}
     sites: list[tuple[str, int, str]] = []  # (caller instance, call line, callee instance)
-    order: list[str] = [main]
+    order: list[str] = list(roots)
 
     def chosen_phase(inst: _Instance, ph) -> tuple[Mapping, PhaseCost | None, ProcEntry | None]:
         proc = an.procedure(inst.procedure)
@@ -206,25 +218,45 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
             return m, None, callee
         return m, opt.ev.phase(proc, ph, m, opt.machine).cost, None
 
+    inner_remaps: list[tuple[str, int, InnerChoice, ProcEntry, float]] = []  # (instance, phase, choice, entry used, count)
+
+    def instance_for(callee: str, e: ProcEntry, function: bool) -> tuple[_Instance, ProcEntry]:
+        """The instance running ``callee`` with entry ``e``: a clone per
+        distinct entry, except for FUNCTIONs (a clone would need a declared
+        type in every caller), which keep their first instance."""
+        key = (callee, e.name, e.entry)
+        if key not in by_key:
+            existing = [k for k in by_key if k[0] == callee]
+            if function and existing:
+                first = instances[by_key[existing[0]]]
+                return first, first.entry  # type: ignore[return-value]
+            iname = callee if not existing else f"{callee}_{len(existing)}"
+            by_key[key] = iname
+            instances[iname] = _Instance(iname, callee, e)
+            order.append(iname)
+        return instances[by_key[key]], e
+
     # top-down: callers before callees, so every instance's scale is complete when expanded
     for name in reversed(an.bottom_up):
         for inst in [i for i in list(instances.values()) if i.procedure == name]:
             proc = an.procedure(name)
             for ph in proc.phases:
+                execs = proc.flow.execution(ph.id) * inst.scale
+                if ph.inner_calls:
+                    m, _c, _e = chosen_phase(inst, ph)
+                    for choice in opt.inner_calls(proc, ph, m):
+                        function = an.program.unit(choice.call.callee).kind == "function"
+                        callee, used = instance_for(choice.call.callee, choice.entry, function)
+                        callee.scale += execs * choice.call.count
+                        sites.append((inst.name, choice.call.line, callee.name))
+                        inner_remaps.append((inst.name, ph.id, choice, used, execs * choice.call.count))
                 if ph.kind != "call" or ph.callee not in opt.solutions:
                     continue
                 _m, _c, e = chosen_phase(inst, ph)
                 if e is None:
                     continue
-                key = (ph.callee, e.name, e.entry)
-                if key not in by_key:
-                    n = sum(1 for k in by_key if k[0] == ph.callee)
-                    iname = ph.callee if n == 0 else f"{ph.callee}_{n}"
-                    by_key[key] = iname
-                    instances[iname] = _Instance(iname, ph.callee, e)
-                    order.append(iname)
-                callee = instances[by_key[key]]
-                callee.scale += proc.flow.execution(ph.id) * inst.scale
+                callee, _used = instance_for(ph.callee, e, False)
+                callee.scale += execs
                 sites.append((inst.name, ph.span.first, callee.name))
     phases: list[PhaseDecision] = []
     remaps: list[RemapEvent] = []
@@ -263,6 +295,20 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
         else:
             first.update(dict(inst.entry.entry.layouts))
         entry.append((iname, Mapping.of(first)))
+    for iname, pid, choice, used, count in inner_remaps:
+        unit = instances[iname].procedure
+        m = chosen_phase(instances[iname], an.procedure(unit).phase(pid))[0]
+        rename = opt.rename(an.procedure(unit), choice.call.callee, choice.call.args)
+        for a, lay in opt.to_caller(used.entry, rename).layouts:  # into the call and back
+            here = m.layout(a)
+            if here is not None and here != lay:
+                remaps.append(_event(opt, iname, a, pid, pid, count, here, lay, an, unit))
+                remaps.append(_event(opt, iname, a, pid, pid, count, lay, here, an, unit))
+        if opt.semantics == "hpf":
+            for a, lay in used.exit.layouts:  # the callee's way back to its entry mapping
+                back = used.entry.layout(a)
+                if back is not None and back != lay:
+                    remaps.append(_event(opt, iname, a, pid, pid, count, lay, back, an, unit))
     clones = tuple(sorted({(i.procedure, i.name) for i in instances.values() if i.name != i.procedure}))
     notes = tuple(f"{p} is called with different mappings: clone {c}" for p, c in clones)
     return Solution("dynamic", tuple(phases), tuple(remaps), tuple(entry),
@@ -289,10 +335,17 @@ def _phase_id(name: str) -> int | None:
 
 def _event(opt: DynamicOptimizer, proc: str, gid: str, src: int, dst: int, count: float,
            a: Layout, b: Layout, an: ProgramAnalysis, unit: str | None = None) -> RemapEvent:
-    elem = opt.table.array(gid).elem_size
-    v = remap_volume(a, b, opt.nranks, elem)
-    once = remap_cost(a, b, opt.nranks, elem, opt.machine)
-    name = opt.table.local_name(gid, unit or proc) or gid
+    return remap_event(opt.table, opt.nranks, opt.machine, proc, gid, src, dst, count, a, b, unit)
+
+
+def remap_event(table: ArrayTable, nranks: int, machine: MachineProfile, proc: str, gid: str, src: int, dst: int,
+                count: float, a: Layout, b: Layout, unit: str | None = None) -> RemapEvent:
+    """Array ``gid`` of procedure instance ``proc`` remapped from ``a`` to
+    ``b`` on the way from phase ``src`` into phase ``dst``, ``count`` times."""
+    elem = table.array(gid).elem_size
+    v = remap_volume(a, b, nranks, elem)
+    once = remap_cost(a, b, nranks, elem, machine)
+    name = table.local_name(gid, unit or proc) or gid
     return RemapEvent(proc, gid, name, src, dst, count, a, b, v.bytes, v.messages, once * count)
 
 
@@ -319,11 +372,39 @@ def make_plan(an: ProgramAnalysis, machine: MachineProfile, procs: int, *,
     if evaluator is None or evaluator.nranks != procs:
         evaluator = Evaluator(an, table, procs, measured)
     statics = static_candidates(evaluator, alignment, machine, fixed)
-    static = static_solution(statics[0], an, table)
+    static = static_solution(statics[0], an, table, procs, machine)
     opt = DynamicOptimizer(an, evaluator, statics, machine, semantics, alignment)
     opt.solve_all(machine.solver_time_limit, db)
     dynamic = dynamic_solution(opt, an)
+    # the dynamic selection searches a space holding every static mapping: one
+    # without remapping or clones that is cheaper is a static mapping the
+    # search by template distributions missed, and a dynamic one dearer than
+    # the static optimum (a solver stopped by its time limit) is replaced by it
+    uniform = _uniform_mapping(dynamic)
+    if uniform is not None and dynamic.total < static.total * (1 - 1e-9):
+        found = StaticCandidate((), evaluator.evaluate(uniform, machine), DYNAMIC_WITHOUT_REMAPS)
+        if found.total < statics[0].total:
+            statics.insert(0, found)
+            static = static_solution(found, an, table, procs, machine)
+    if dynamic.total > static.total * (1 + 1e-9):
+        dynamic = dataclasses.replace(
+            static, kind="dynamic", notes=static.notes + (
+                f"the dynamic selection found nothing cheaper than the static mapping "
+                f"({dynamic.total:.6g} s against {static.total:.6g} s); the static mapping is used",))
     return Plan(procs, machine, table, alignment, tuple(statics), static, dynamic, an)
+
+
+def _uniform_mapping(sol: Solution) -> Mapping | None:
+    """The one layout per array of a solution without remapping or clones,
+    else None."""
+    if sol.remaps or sol.clones:
+        return None
+    layouts: dict[str, Layout] = {}
+    for m in [m for _, m in sol.entry] + [p.mapping for p in sol.phases]:
+        for a, lay in m.layouts:
+            if layouts.setdefault(a, lay) != lay:
+                return None
+    return Mapping.of(layouts)
 
 
 __all__ = ["Plan", "Solution", "PhaseDecision", "RemapEvent", "make_plan", "ProcEntry"]

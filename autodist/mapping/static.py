@@ -22,19 +22,25 @@ from .model import Mapping
 MAX_COMBINATIONS = 512
 
 
+#: How a static candidate found by the dynamic selection describes itself.
+DYNAMIC_WITHOUT_REMAPS = "the dynamic selection's mapping, which remaps nothing"
+
+
 @dataclass(frozen=True)
 class StaticCandidate:
-    """One whole-program static mapping and its evaluation."""
+    """One whole-program static mapping and its evaluation; ``origin`` says
+    where a mapping that is not a choice of template distributions came from."""
 
     choice: tuple[tuple[str, Distribution], ...]  # template name -> distribution
     evaluation: Evaluation
+    origin: str = ""
 
     @property
     def total(self) -> float:
         return self.evaluation.total
 
     def describe(self) -> str:
-        return " ".join(f"{t}{d.text()}" for t, d in self.choice)
+        return " ".join(f"{t}{d.text()}" for t, d in self.choice) or self.origin
 
 
 def mapping_for(alignment: Alignment, choice: dict[str, Distribution], table, fixed: dict[str, Layout]) -> Mapping:

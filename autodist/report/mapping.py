@@ -114,7 +114,7 @@ def candidates_json(plan: Plan) -> list[dict[str, Any]]:
 
     out = []
     for cand in plan.statics:
-        sol = static_solution(cand, plan.analysis, plan.table)
+        sol = static_solution(cand, plan.analysis, plan.table, plan.procs, plan.machine)
         for proc in plan.analysis.procedures:
             d = procedure_solution_json(plan, sol, proc.name)
             d["description"] = cand.describe()
