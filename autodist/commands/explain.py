@@ -103,16 +103,20 @@ def sensitivities(pipe, machine, procs: int, keys, args, unknown_trips: bool):
         keys = default_keys(machine, unknown_trips, _has_branches(pipe.program))
     planner = Planner(pipe, machine)
     out = []
-    with common.progress(args, sum(grid_size(k, machine, procs) for k in keys), "explain", "plan") as bar:
-        def tick() -> None:
-            if bar.total is not None and bar.n >= bar.total:
-                bar.total += 1
-            bar.update(1)
+    db, pipe.db = pipe.db, None  # the variants would only fill the procedure database
+    try:
+        with common.progress(args, sum(grid_size(k, machine, procs) for k in keys), "explain", "plan") as bar:
+            def tick() -> None:
+                if bar.total is not None and bar.n >= bar.total:
+                    bar.total += 1
+                bar.update(1)
 
-        for k in keys:
-            bar.set_description(f"explain {k}")
-            out.append(pipe.stage("sensitivity", examine, planner, k, procs, tolerance=args.tolerance,
-                                  progress=tick))
+            for k in keys:
+                bar.set_description(f"explain {k}")
+                out.append(pipe.stage("sensitivity", examine, planner, k, procs, tolerance=args.tolerance,
+                                      progress=tick))
+    finally:
+        pipe.db = db
     return tuple(out)
 
 
@@ -147,6 +151,13 @@ def png_names(e) -> list[str]:
                                                             else [])
 
 
+def _plain(value):
+    """numpy scalars (the cost model's sums) as Python numbers."""
+    if hasattr(value, "item"):
+        return value.item()
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
 def run(args) -> int:
     machine = base_machine(args)
     procs = one_procs(args, machine)
@@ -166,9 +177,9 @@ def run(args) -> int:
     common.guard_outputs(args, program, machine, outputs)
     pipe.db = common.open_db(args)
     plan = pipe.plan(machine, procs)
+    common.close_db(pipe.db, args)
     mode = args.mode or machine.mode
     e = explanation(pipe, plan, machine, args, mode, keys)
-    common.close_db(pipe.db, args)
     written = []
     if args.html or png_dir is not None:
         timelines, what_if = pictures(e, pipe)
@@ -183,7 +194,7 @@ def run(args) -> int:
     if args.json:
         from ..report.explain_text import explain_json
 
-        text = json.dumps(explain_json(e, machine.as_dict()), indent=2) + "\n"
+        text = json.dumps(explain_json(e, machine.as_dict()), indent=2, default=_plain) + "\n"
         if args.json == "-":
             sys.stdout.write(text)
         else:

@@ -82,7 +82,7 @@ class Sensitivity:
     def matters(self) -> bool:
         """Whether the predicted cost of the best solution moves at all over the grid."""
         totals = [p.best.total for p in self.result.points]
-        return max(totals) - min(totals) > 1e-12 * max(max(totals), 1e-300)
+        return bool(max(totals) - min(totals) > 1e-12 * max(max(totals), 1e-300))
 
     @property
     def span(self) -> tuple[float, float]:
