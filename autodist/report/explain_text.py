@@ -54,15 +54,46 @@ def hint(key: str) -> str:
     return "measure this machine with 'autodist calibrate' (--machine)"
 
 
+def _value(axis, v: float) -> str:
+    """``2.97 us/byte``, ``16 processors``, ``default trip count 6``, ``0.5``."""
+    if axis.integer:
+        return axis.phrase(v)
+    return axis.format(v) if axis.unit else f"{v:.3g}"
+
+
+def _verb(kind: str) -> str:
+    return "pays" if kind == "dynamic" else "wins"
+
+
+def flip_text(s: Sensitivity, c) -> str:
+    """A change of decision seen from the value used: above it as ``sweep``
+    says it (``static wins above 2.97 us/byte (dynamic below)``), below it
+    from the other side (``dynamic pays below 0.358 us/byte (static above)``)."""
+    if c is not s.below:
+        return crossover_text(s.result, c)
+    axis, (a, b) = s.axis, c.bracket
+    old, new = c.below, c.above
+    where = "" if axis.key == PROCS else f" on {s.result.procs} processors"
+    if not c.solution_changes:
+        at = f"up to {_value(axis, a)}" if axis.integer else f"below {_value(axis, c.at)}"
+        return f"{at} the chosen {old.chosen} mapping is {old.best.mapping} instead{where}"
+    if axis.integer:
+        return f"{old.chosen} {_verb(old.chosen)} up to {_value(axis, a)} ({new.chosen} from {int(b)}){where}"
+    if not c.refined:
+        return (f"{old.chosen} {_verb(old.chosen)} below a {axis.label} between {_value(axis, a)} and "
+                f"{_value(axis, b)}{where}")
+    return f"{old.chosen} {_verb(old.chosen)} below {_value(axis, c.at)} ({new.chosen} above){where}"
+
+
 def sensitivity_text(s: Sensitivity) -> str:
     """``remote access time 1 us/byte: static wins above 2.97 us/byte (dynamic below) on 16 processors``."""
     axis = s.axis
-    head = axis.phrase(s.current)
+    head, lo, hi = axis.phrase(s.current), _value(axis, s.span[0]), _value(axis, s.span[1])
     if not s.matters:
-        return f"{head}: does not change the prediction ({axis.format(s.span[0])} to {axis.format(s.span[1])})"
+        return f"{head}: does not change the prediction ({lo} to {hi})"
     if not s.flips:
-        return f"{head}: the decision holds from {axis.format(s.span[0])} to {axis.format(s.span[1])}"
-    return f"{head}: " + "; ".join(crossover_text(s.result, c) for c in s.flips)
+        return f"{head}: the decision holds from {lo} to {hi}"
+    return f"{head}: " + "; ".join(flip_text(s, c) for c in s.flips)
 
 
 def _letters(keys: tuple[str, ...]) -> dict[str, str]:
@@ -225,7 +256,7 @@ def sensitivity_json(s: Sensitivity) -> dict[str, Any]:
                       "kind": "solution" if c.solution_changes else "mapping",
                       "from": {"chosen": c.below.chosen, "mapping": c.below.best.mapping},
                       "to": {"chosen": c.above.chosen, "mapping": c.above.best.mapping},
-                      "text": crossover_text(s.result, c)})
+                      "text": flip_text(s, c)})
     return {"key": s.key, "meaning": MEANINGS.get(s.key, s.key), "analysis": s.key in ANALYSIS,
             "value": int(s.current) if axis.integer else s.current, "unit": axis.unit,
             "examined": [axis.values[0], axis.values[-1]], "points": len(axis.values), "matters": s.matters,

@@ -161,7 +161,8 @@ def examine(planner: Planner, key: str, procs: int, *, tolerance: float = 1e-3,
         return evaluate_point(planner, (axis,), {key: v}, fixed_procs or 0)
 
     grid = run_sweep(planner, (axis,), fixed_procs, refine=False, tolerance=tolerance, progress=progress)
-    near = _nearest(grid.crossovers, current)
+    # on one processor every mapping is the same: a change from there is no change of decision
+    near = _nearest([c for c in grid.crossovers if key != PROCS or c.grid[0] > 1], current)
     refined: list[Crossover | None] = []
     for side, c in zip(("below", "above"), near):
         if c is None:
