@@ -199,8 +199,8 @@ def _loop_text(s: ir.Stmt) -> str:
 
 
 def _bands(plan: Plan, sol: Solution, phases: list[PhaseView]) -> tuple[LoopBand, ...]:
-    """The loops around two or more phases (or around a phase and something
-    else: any loop holding a phase that is not the phase itself)."""
+    """The loops of each procedure instance that hold phases (a loop phase's
+    own DO is the phase, not a loop around it)."""
     out: list[LoopBand] = []
     by_instance: dict[str, list[PhaseView]] = {}
     for p in phases:
@@ -211,8 +211,7 @@ def _bands(plan: Plan, sol: Solution, phases: list[PhaseView]) -> tuple[LoopBand
         for s in _loops_of(unit):
             inside = [p for p in views if p.span.file == s.span.file and s.span.first <= p.span.first
                       and p.span.last <= s.span.last and (p.span.first, p.span.last) != (s.span.first, s.span.last)]
-            if inside and not any(p.kind == "loop" and p.span.first < s.span.first and s.span.last <= p.span.last
-                                  for p in views):
+            if inside:  # (a loop inside a loop phase holds no phase)
                 found.append((s, inside[0].index, inside[-1].index))
         for s, first, last in found:
             depth = sum(1 for o, _, _ in found if o is not s and o.span.first <= s.span.first

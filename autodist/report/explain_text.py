@@ -13,6 +13,8 @@ from .sweep import crossover_text
 TEXT_WIDTH = 40
 #: Longer programs get their timeline only in the pictures.
 TEXT_PHASES = 3 * TEXT_WIDTH
+#: Changes of layout named in a change of mapping.
+MAX_CHANGES = 3
 #: Loops with unknown trip counts listed in the text (all are in the JSON and the page).
 TEXT_TRIPS = 5
 
@@ -65,18 +67,44 @@ def _verb(kind: str) -> str:
     return "pays" if kind == "dynamic" else "wins"
 
 
+def _layouts(mapping: str) -> dict[str, str]:
+    """``A,B(BLOCK,*) C(*,BLOCK)/(BLOCK,*)`` (:func:`autodist.sweep.mapping_text`) -> array -> layouts."""
+    out = {}
+    for token in mapping.split():
+        names, paren, layouts = token.partition("(")
+        for name in names.split(","):
+            out[name] = paren + layouts
+    return out
+
+
+def mapping_change(old: str, new: str) -> str:
+    """What differs between two mappings: ``S2.U,S2.U2 (*,BLOCK) -> (*,CYCLIC)``."""
+    a, b = _layouts(old), _layouts(new)
+    groups: dict[tuple[str, str], list[str]] = {}
+    for name in sorted(set(a) | set(b)):
+        if a.get(name) != b.get(name):
+            groups.setdefault((a.get(name, "-"), b.get(name, "-")), []).append(name)
+    parts = [f"{','.join(v)} {x} -> {y}" for (x, y), v in groups.items()]
+    more = f"; {len(parts) - MAX_CHANGES} more" if len(parts) > MAX_CHANGES else ""
+    return "; ".join(parts[:MAX_CHANGES]) + more if parts else "the same layouts"
+
+
 def flip_text(s: Sensitivity, c) -> str:
     """A change of decision seen from the value used: above it as ``sweep``
     says it (``static wins above 2.97 us/byte (dynamic below)``), below it
-    from the other side (``dynamic pays below 0.358 us/byte (static above)``)."""
-    if c is not s.below:
-        return crossover_text(s.result, c)
+    from the other side (``dynamic pays below 0.358 us/byte (static above)``);
+    a change of the chosen mapping names the arrays whose layouts change."""
     axis, (a, b) = s.axis, c.bracket
     old, new = c.below, c.above
     where = "" if axis.key == PROCS else f" on {s.result.procs} processors"
     if not c.solution_changes:
-        at = f"up to {_value(axis, a)}" if axis.integer else f"below {_value(axis, c.at)}"
-        return f"{at} the chosen {old.chosen} mapping is {old.best.mapping} instead{where}"
+        if c is s.below:
+            at = f"up to {_value(axis, a)}" if axis.integer else f"below {_value(axis, c.at)}"
+            return f"{at} the chosen {old.chosen} mapping changes: {mapping_change(new.best.mapping, old.best.mapping)}{where}"
+        at = f"from {_value(axis, b)}" if axis.integer else f"above {_value(axis, c.at)}"
+        return f"{at} the chosen {new.chosen} mapping changes: {mapping_change(old.best.mapping, new.best.mapping)}{where}"
+    if c is not s.below:
+        return crossover_text(s.result, c)
     if axis.integer:
         return f"{old.chosen} {_verb(old.chosen)} up to {_value(axis, a)} ({new.chosen} from {int(b)}){where}"
     if not c.refined:
