@@ -276,9 +276,13 @@ def timeline(plan: Plan, sol: Solution) -> Timeline:
 
 
 def unknown_trips(plan: Plan) -> tuple[UnknownTrip, ...]:
-    """The loops whose trip counts were assumed, in phases and around them."""
+    """The loops whose trip counts were assumed, in phases and around them
+    (those a ``--profile`` measured are not assumed)."""
     out: list[UnknownTrip] = []
+    profile = plan.analysis.options.profile
     seen: set[tuple[str, int]] = set()
+    if profile is not None:
+        seen.update((f, int(n)) for f, _, n in (k.rpartition(":") for k in profile.loops) if n.isdigit())
     for proc in plan.analysis.procedures:
         for ph in proc.phases:
             for lp in ph.loops:
