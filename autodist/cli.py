@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "annotate": ("annotate", "choose a mapping and write it into the source as HPF directives"),
     "compare": ("compare", "predicted cost of static vs dynamic mappings per processor count"),
     "sweep": ("sweep", "sensitivity of the best mapping to processors and machine parameters"),
+    "explain": ("explain", "the layout over the program, why it was chosen and what would change it"),
     "run": ("run", "execute an HPF-annotated program on MPI ranks, measure and verify it"),
     "profile": ("profile", "run sequentially and record trip counts, branch frequencies, phase times"),
     "calibrate": ("calibrate", "measure this machine with MPI microbenchmarks and write a profile"),

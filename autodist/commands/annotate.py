@@ -12,7 +12,7 @@ from ..fileio import write_atomically, write_bytes_atomically
 from ..frontend.source import lines_with_endings
 from ..frontend.text import SOURCE_CODEC
 from ..report.mapping import plan_json
-from . import common
+from . import common, explain
 
 
 def configure(parser) -> None:
@@ -26,6 +26,9 @@ def configure(parser) -> None:
                         help="annotated file (one input) or directory (several); default: stdout")
     parser.add_argument("--report", metavar="FILE.json", default=None, help="write the decision and its costs as JSON")
     parser.add_argument("--no-independent", action="store_true", help="do not write INDEPENDENT directives")
+    parser.add_argument("--explain", metavar="OUT.html", default=None,
+                        help="also write the page of 'autodist explain' for the solution written")
+    explain.add_assumption_args(parser)
 
 
 def _targets(args, files: list[str], changed: list[str]) -> dict[str, Path]:
@@ -66,7 +69,10 @@ def run(args) -> int:
     if len(procs) != 1:
         raise UsageError("--procs: annotate takes one processor count")
     program = an.program
-    outputs = [("--report", args.report)]
+    outputs = [("--report", args.report), ("--explain", args.explain)]
+    keys = None
+    if args.explain:
+        keys = explain.assumption_keys(args, machine, procs[0])
     if args.output is not None:
         targets = _targets(args, list(program.files), [])
         outputs = [("-o", dst) for dst in targets.values()] + outputs
@@ -98,6 +104,11 @@ def run(args) -> int:
     if args.report:
         doc = plan_json(plan, mode, machine.source)
         write_atomically(Path(args.report), (json.dumps(doc, indent=2) + "\n",))
+    if args.explain:
+        e = explain.explanation(pipe, plan, machine, args, mode, keys)
+        explain.write_html(e, *explain.pictures(e, pipe), args.explain)
+        if not args.quiet:
+            print(f"autodist: wrote {args.explain}", file=sys.stderr)
     if not args.quiet:
         s, d = plan.static, plan.dynamic
         print(f"autodist: {len(an.procedures)} procedure(s), {sum(len(p.phases) for p in an.procedures)} phases, "

@@ -190,6 +190,16 @@ def pipeline(args):
                     respect_directives=not getattr(args, "ignore_directives", False))
 
 
+def progress(args, total: int, desc: str, unit: str):
+    """A progress bar on stderr, shown on a terminal unless --quiet."""
+    import sys
+
+    from tqdm import tqdm
+
+    quiet = getattr(args, "quiet", False) or not sys.stderr.isatty()
+    return tqdm(total=total, desc=desc, unit=unit, disable=quiet, leave=False, file=sys.stderr)
+
+
 def report_stages(pipe, args) -> None:
     """With -v: the time of every stage that ran (stderr)."""
     import sys

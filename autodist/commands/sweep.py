@@ -66,13 +66,6 @@ def _axes(args, machine):
     return tuple(axes), (procs[0] if len(procs) == 1 else None)
 
 
-def _progress(args, total: int):
-    from tqdm import tqdm
-
-    quiet = args.quiet or not sys.stderr.isatty()
-    return tqdm(total=total, desc="sweep", unit="point", disable=quiet, leave=False, file=sys.stderr)
-
-
 def run(args) -> int:
     machine = common.load_machine(args)
     outputs = _outputs(args, machine)
@@ -93,7 +86,7 @@ def run(args) -> int:
     total = 1
     for a in axes:
         total *= len(a.values)
-    with _progress(args, total) as bar:
+    with common.progress(args, total, "sweep", "point") as bar:
         result = run_sweep(planner, axes, procs, refine=not args.no_refine, tolerance=args.tolerance,
                            progress=lambda: bar.update(1))
     common.close_db(pipe.db, args)

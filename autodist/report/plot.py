@@ -32,7 +32,9 @@ def _axis_label(axis: Axis) -> str:
     return f"{axis.label} ({unit})" if unit else axis.label
 
 
-def _panel(ax, result: SweepResult, fixed, line) -> None:
+def speedup_panel(ax, result: SweepResult, fixed, line) -> None:
+    """Predicted speedups of the best static and dynamic solutions along one
+    line of a sweep, the chosen one filled, its crossovers marked."""
     x = result.x
     xs = [x.display(p.value(x.key)) for p in line]
     for kind in ("static", "dynamic"):
@@ -126,7 +128,7 @@ def sweep_figure(result: SweepResult, title: str = ""):
         rows = (n + cols - 1) // cols
         for k, (fixed, line) in enumerate(lines):
             ax = fig.add_subplot(rows, cols, k + 1)
-            _panel(ax, result, fixed, line)
+            speedup_panel(ax, result, fixed, line)
             if fixed:
                 key, value = fixed[0]
                 ax.set_title(result.y.format(value), fontsize=10)
