@@ -244,7 +244,8 @@ class _Page:
         names = dict(t.arrays)
         rows = []
         for p in t.phases:
-            what = f"CALL {escape(p.callee)}" if p.kind == "call" and p.callee else "loop"
+            what = (f"CALL {escape(p.callee)}" if p.kind == "call" and p.callee
+                    else "function call" if p.kind == "function" else "loop")
             layouts = ", ".join(f"{escape(names.get(gid, gid))} {escape(key)}" for gid, key in p.cells)
             rows.append(f'<tr id="{phase_id(p.key)}"><td class="num" data-sort="{p.index}">{p.index + 1}</td>'
                         f"<td>{escape(p.instance)}</td><td class=\"num\">{p.phase}</td><td>{what}</td>"

@@ -187,7 +187,7 @@ def _solutions(plan: Plan, chosen: Solution) -> list[tuple[str, Solution]]:
         out.append(("dynamic", plan.dynamic))
     best = plan.statics[0] if plan.statics else None
     for k, cand in enumerate(plan.statics[:MAX_CANDIDATES]):
-        sol = plan.static if k == 0 else static_solution(cand, plan.analysis, plan.table)
+        sol = plan.static if k == 0 else static_solution(cand, plan.analysis, plan.table, plan.procs, plan.machine)
         if sol is not chosen:
             out.append((candidate_name(cand, best), sol))
     return out
