@@ -221,6 +221,10 @@ class IndexSet:
 
     def count(self) -> int:
         """Number of members."""
+        return self._count
+
+    @cached_property
+    def _count(self) -> int:
         if self.hi < self.lo:
             return 0
         return self._below(self.hi + 1) - self._below(self.lo)
@@ -435,6 +439,10 @@ class IndexSet:
         return Labeling.from_runs(self.period, np.array(starts), np.array(labels), 2)
 
     def issubset(self, other: "IndexSet") -> bool:
+        if not self or self == other:
+            return True
+        if self.is_interval and other.is_interval:
+            return other.lo <= self.lo and self.hi <= other.hi
         return self.count_intersection(other) == self.count()
 
     def __str__(self) -> str:
@@ -504,6 +512,12 @@ class Section:
 
     def __and__(self, other: "Section") -> "Section":
         return self.intersect(other)
+
+    def issubset(self, other: "Section") -> bool:
+        """Every element of this section in ``other`` (dimension by dimension)."""
+        if not self:
+            return True
+        return all(a.issubset(b) for a, b in zip(self.sets, other.sets))
 
     def count_intersection(self, other: "Section") -> int:
         n = 1

@@ -231,22 +231,35 @@ def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int) ->
     collapsed = Format("*")
     if nprocs == 1:
         return [Distribution(tuple(collapsed for _ in range(width)), ())]
-    out: list[Distribution] = []
+    out: dict[Distribution, None] = {}
     for k in range(1, min(machine.max_distributed_dims, width) + 1):
         for dims in itertools.combinations(range(width), k):
-            for grid in factorizations(nprocs, k, least=2):  # a factor 1 is a collapsed dimension
-                if any(extents[d] < g for d, g in zip(dims, grid)):
-                    continue
+            for grid in _grids(nprocs, k, [extents[d] for d in dims]):
                 options = [candidate_formats(machine.distributions, extents[d], g, d in group.triangular)
                            for d, g in zip(dims, grid)]
                 for fmts in itertools.product(*options):
                     formats = [collapsed] * width
                     for d, f in zip(dims, fmts):
                         formats[d] = f
-                    out.append(Distribution(tuple(formats), grid))
-    if not out:  # e.g. a prime P over two dims only, or tiny extents: keep something valid
-        out.append(Distribution(tuple(collapsed for _ in range(width)), ()))
-    return out
+                    out[Distribution(tuple(formats), grid)] = None
+    if not out:  # e.g. a prime P over two dims only: keep something valid
+        out[Distribution(tuple(collapsed for _ in range(width)), ())] = None
+    return list(out)
+
+
+def _grids(nprocs: int, k: int, extents: list[int]) -> list[tuple[int, ...]]:
+    """Processor grids for ``k`` distributed template dimensions of these
+    extents: the factorizations of ``nprocs``, each factor at most its
+    dimension's extent (a 12-point dimension on 16 processors uses 12 of them,
+    the others idle: more processors never leave a dimension without a
+    distribution); a factor that drops to 1 is a collapsed dimension, left to
+    smaller ``k``."""
+    out: dict[tuple[int, ...], None] = {}
+    for grid in factorizations(nprocs, k, least=2):
+        fitted = tuple(min(g, e) for g, e in zip(grid, extents))
+        if all(g >= 2 for g in fitted):
+            out[fitted] = None
+    return list(out)
 
 
 def group_layouts(group: TemplateGroup, dist: Distribution, table: ArrayTable) -> dict[str, Layout]:

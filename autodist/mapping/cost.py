@@ -217,7 +217,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
             held = own.owned(rank) if own.holds(rank) else None
             # what is not wholly held, each distinct box once
             items = [it for it in {it[0]: it for it in items}.values()
-                     if held is None or not _subset(it[0], held)]
+                     if held is None or not it[0].issubset(held)]
             if not items:
                 continue
             boxes = _dedupe([s for s, _, _ in items])
@@ -334,15 +334,12 @@ def _starts(phase: Phase, line: int, loops: dict[int, Loop]) -> float:
 
 
 def _dedupe(boxes: list[Section]) -> list[Section]:
+    """The boxes not inside another one (equal ones once)."""
     out: list[Section] = []
-    for b in boxes:
-        if not any(_subset(b, o) for o in out):
-            out = [o for o in out if not _subset(o, b)] + [b]
+    for b in dict.fromkeys(boxes):
+        if not any(b.issubset(o) for o in out):
+            out = [o for o in out if not o.issubset(b)] + [b]
     return out
-
-
-def _subset(a: Section, b: Section) -> bool:
-    return a.count_intersection(b) == a.count()
 
 
 def _union_count(boxes: list[Section], within: Section | None = None) -> int:
