@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import select
 import signal
 import threading
 import time
@@ -89,6 +90,14 @@ class Mailbox:
     def started(self, rank: int) -> None:
         (self.folder / f"pid{os.getpid()}").write_text(str(rank))
 
+    def finished(self, rank: int) -> None:
+        """This rank's work returned: its end is not a death."""
+        (self.folder / f"done{rank}").touch()
+
+    def accounted(self, rank: int) -> bool:
+        """Did the rank say how it ends (finished, or reported a failure)?"""
+        return (self.folder / f"done{rank}").exists() or (self.folder / f"rank{rank}.json").exists()
+
     def failed(self, rank: int, status: int, message: str) -> None:
         record = {"rank": rank, "status": status, "when": time.time(), "message": message}
         tmp = self.folder / f".rank{rank}.tmp"
@@ -111,10 +120,29 @@ class Mailbox:
         except (OSError, ValueError):
             return None
 
-    def verdict(self, status: int, nranks: int, banner: dict[str, str]) -> tuple[int, str | None]:
+    def pids(self) -> dict[int, int]:
+        """Process id -> rank of every rank that has started."""
+        out = {}
+        for path in self.folder.glob("pid*"):
+            try:
+                out[int(path.name[3:])] = int(path.read_text())
+            except (OSError, ValueError):
+                continue
+        return out
+
+    def verdict(self, status: int, nranks: int, banner: dict[str, str],
+                first_ended: frozenset[int] = frozenset()) -> tuple[int, str | None]:
         """The job's exit status and the one line to print for it: a rank's
         reported failure, else the MPI library's word that a rank was killed,
-        else nothing (the job ended by itself, whatever its status)."""
+        else nothing (the job ended by itself, whatever its status).
+
+        The library's banner names the first process of its list that ended
+        badly, which is not always the one that died first: the others are
+        killed too, by the same signal, when it cleans up.  ``first_ended``
+        (from a :class:`DeathWatch`) are the ranks seen gone at the first
+        death: one rank there is the one named; several (the watch looked
+        after the library's clean-up) name none.  Without a watch the banner's
+        process is named."""
         failures = self.failures()
         if failures:
             # the first failure's message, named at the lowest rank that reported
@@ -128,6 +156,10 @@ class Mailbox:
         why = banner.get("exit string") or (f"exit code {banner['exit code']}" if "exit code" in banner else
                                             f"exit status {status}")
         rank = self.rank_of_pid(int(banner["pid"])) if banner.get("pid", "").isdigit() else None
+        if len(first_ended) == 1:
+            (rank,) = first_ended
+        elif first_ended:
+            rank = None  # several were gone when the watch looked: which died first is not known
         who = f"rank {rank} of {nranks}" if rank is not None else f"a rank of {nranks}"
         hint = "; signal 9 often comes from the system's out-of-memory killer" \
             if "signal 9" in why or banner.get("exit code") == "9" else ""
@@ -195,3 +227,59 @@ class BannerFilter:
     def _emit(self, line: bytes) -> None:
         self.sink.write(line)
         self.sink.flush()
+
+
+class DeathWatch:
+    """Which ranks of a job die first, seen by the kernel: a thread opens a
+    pidfd on every rank as its ``pid`` file appears in the mailbox and waits
+    on them; at the first end of a rank that had not said how it ends
+    (:meth:`Mailbox.finished`, :meth:`Mailbox.failed`) it records every such
+    rank already gone (one, unless the watch looked late).  Without pidfds
+    (not Linux) it sees nothing and the banner alone decides."""
+
+    #: Seconds between looks for the pid files of ranks not yet started.
+    POLL = 0.005
+
+    def __init__(self, mailbox: Mailbox, nranks: int):
+        self.mailbox = mailbox
+        self.nranks = nranks
+        self.first_ended: frozenset[int] = frozenset()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+
+    def __enter__(self) -> "DeathWatch":
+        if hasattr(os, "pidfd_open"):
+            self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=5)
+
+    def _watch(self) -> None:
+        fds: dict[int, int] = {}  # fd -> rank
+        gone: set[int] = set()
+        poller = select.poll()
+        try:
+            while not self._stop.is_set() and not self.first_ended:
+                if len(fds) + len(gone) < self.nranks:
+                    for pid, rank in self.mailbox.pids().items():
+                        if rank in fds.values() or rank in gone:
+                            continue
+                        try:
+                            fd = os.pidfd_open(pid)
+                        except OSError:  # ended before it could be watched
+                            gone.add(rank)
+                            continue
+                        fds[fd] = rank
+                        poller.register(fd, select.POLLIN)
+                for fd, _ in poller.poll(self.POLL * 1000):
+                    poller.unregister(fd)
+                    gone.add(fds[fd])
+                died = {r for r in gone if not self.mailbox.accounted(r)}
+                if died:
+                    self.first_ended = frozenset(died)
+        finally:
+            for fd in fds:
+                os.close(fd)

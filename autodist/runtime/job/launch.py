@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ...errors import AutodistError, RuntimeFault, UsageError, stage_of
-from .faults import MAILBOX, BannerFilter, Failure, Mailbox, deadline
+from .faults import MAILBOX, BannerFilter, DeathWatch, Failure, Mailbox, deadline
 
 #: Seconds an MPI job may run before autodist kills it.
 DEFAULT_TIMEOUT = 600.0
@@ -162,19 +162,21 @@ def launch(args: Sequence[str], nranks: int, timeout: float | None = DEFAULT_TIM
                    threading.Thread(target=_forward_stdout, args=(proc.stdout, banner), daemon=True)]
         for t in threads:
             t.start()
-        try:
-            code = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
-            _kill(proc)
-            _join(threads)
-            raise RuntimeFault(
-                f"the MPI job on {nranks} rank(s) did not finish within {timeout:g} s and was killed"
-            ) from None
-        except BaseException:
-            _kill(proc)
-            raise
+        mailbox = Mailbox(folder)
+        with DeathWatch(mailbox, nranks) as watch:
+            try:
+                code = proc.wait(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                _kill(proc)
+                _join(threads)
+                raise RuntimeFault(
+                    f"the MPI job on {nranks} rank(s) did not finish within {timeout:g} s and was killed"
+                ) from None
+            except BaseException:
+                _kill(proc)
+                raise
         _join(threads)
-        status, line = Mailbox(folder).verdict(code, nranks, banner.banner)
+        status, line = mailbox.verdict(code, nranks, banner.banner, watch.first_ended)
     if line:
         print(line, file=sink, flush=True)
     return status
@@ -258,7 +260,10 @@ def guarded(fn: Callable[..., int | None], *args, timeout: float | None = None, 
         mailbox.started(comm.Get_rank())
     try:
         with deadline(timeout):
-            return int(fn(*args, **kwargs) or 0)
+            status = int(fn(*args, **kwargs) or 0)
+        if mailbox is not None:
+            mailbox.finished(comm.Get_rank())
+        return status
     except AutodistError as exc:
         return _die(comm, mailbox, 2, str(exc))
     except KeyboardInterrupt:
