@@ -32,7 +32,7 @@ from ..analysis.model import InnerCall, Phase, ProcedureAnalysis, ProgramAnalysi
 from ..layout.model import Layout
 from ..machine import MachineProfile
 from . import select as sel
-from .evaluate import Evaluator
+from .evaluate import Evaluator, seen_through
 from .model import Mapping, PhaseCost
 from .remap import remap_cost
 from .static import StaticCandidate
@@ -305,13 +305,12 @@ class DynamicOptimizer:
         """A callee's mapping seen from a call site (dummies as the actuals)."""
         if not rename:
             return mapping
-        from .evaluate import localize
-
         out = {}
         for g, lay in mapping.layouts:
             if g in rename:
-                actual = self.table.array(rename[g])
-                out[rename[g]] = localize(lay, actual.bounds) if actual.bounds else lay
+                seen = seen_through(lay, self.table.array(rename[g]).bounds)
+                if seen is not None:  # else the dummy's distribution does not fit the actual
+                    out[rename[g]] = seen
             else:
                 out[g] = lay
         return Mapping.of(out)

@@ -92,6 +92,31 @@ def localize(layout: Layout, local_bounds: tuple[tuple[int, int], ...]) -> Layou
                   template_name=layout.template_name, procs_name=layout.procs_name)
 
 
+def seen_through(layout: Layout, bounds: tuple[tuple[int, int], ...] | None) -> Layout | None:
+    """A dummy's layout as its actual argument (declared with ``bounds``)
+    would have it: :func:`localize`, a template dimension nothing is
+    distributed along widened to the actual's extent (a dummy declared
+    ``X(1)`` for a 49-element actual); None when a distributed dimension does
+    not fit (no layout of the actual is that one)."""
+    if not bounds:
+        return layout
+    seen = localize(layout, bounds)
+    template = list(seen.template)
+    for t, target in enumerate(seen.align):
+        if not isinstance(target, Axis) or seen.bounds[target.dim][1] < seen.bounds[target.dim][0]:
+            continue
+        lo, hi = sorted((target(seen.bounds[target.dim][0]), target(seen.bounds[target.dim][1])))
+        if template[t][0] <= lo and hi <= template[t][1]:
+            continue
+        if seen.formats[t].distributed:
+            return None
+        template[t] = (min(lo, template[t][0]), max(hi, template[t][1]))
+    if tuple(template) == seen.template:
+        return seen
+    return Layout(seen.bounds, tuple(template), seen.align, seen.formats, seen.grid,
+                  template_name=seen.template_name, procs_name=seen.procs_name)
+
+
 class Evaluator:
     """Prices phases under mappings; the work of a phase under the layouts of
     the arrays it uses is computed once (cache keyed by value)."""
@@ -202,9 +227,9 @@ class Evaluator:
                 here, there = mapping.layout(a), mapping.layout(d)
                 if here is None or there is None:
                     continue
-                seen = localize(there, self.table.array(a).bounds) if self.table.array(a).bounds else there
-                if seen == here:
-                    continue
+                seen = seen_through(there, self.table.array(a).bounds)
+                if seen is None or seen == here:
+                    continue  # None: the dummy's distribution does not fit the actual (another shape)
                 elem = self.table.array(a).elem_size
                 if not (remap_volume(here, seen, self.nranks, elem).elements
                         or remap_volume(seen, here, self.nranks, elem).elements):
