@@ -1,0 +1,179 @@
+"""Control flow of a translated procedure (part of
+:class:`~autodist.runtime.codegen.units.UnitTranslator`): statement lists
+and their jumps (a dispatch loop in a list that holds a target label, an
+exception for a jump out of a nested loop), DO loops (trip count fixed on
+entry, REAL control variables as Fortran counts them) and IF blocks.
+"""
+
+from __future__ import annotations
+
+from ... import ir
+from . import intrinsic_code as ic
+from .facts import unsupported
+from .scan import labels_in
+
+
+class ControlFlow:
+    """Statement lists, jumps, DO loops and IF blocks (a mixin of the translator)."""
+
+    def block(self, stmts: tuple[ir.Stmt, ...]) -> None:
+        targets = labels_in(stmts) & self.all_targets
+        if not targets:
+            for s in stmts:
+                self.stmt(s)
+            if not stmts:
+                self.em("pass")
+            return
+        em = self.em
+        pc = em.fresh("pc")
+        segments: list[list[ir.Stmt]] = [[]]
+        seg_of: dict[int, int] = {}
+        for s in stmts:
+            if s.label in targets and segments[-1]:
+                segments.append([])
+            if s.label in targets:
+                seg_of[s.label] = len(segments) - 1
+            segments[-1].append(s)
+        em(f"{pc} = 0")
+        em("while True:")
+        with em.indent():
+            em("try:")
+            with em.indent():
+                self.dispatch.append((pc, seg_of))
+                self.loop_depth_at.append(self.loop_depth)
+                for k, seg in enumerate(segments):
+                    em(f"if {pc} <= {k}:")
+                    with em.indent():
+                        for s in seg:
+                            self.stmt(s)
+                self.dispatch.pop()
+                self.loop_depth_at.pop()
+                em("break")
+            em("except _Goto as _g:")
+            with em.indent():
+                table = "{" + ", ".join(f"{lab}: {k}" for lab, k in sorted(seg_of.items())) + "}"
+                em(f"{pc} = {table}.get(_g.label, -1)")
+                em(f"if {pc} < 0:")
+                with em.indent():
+                    em("raise")
+
+    @property
+    def all_targets(self) -> set[int]:
+        if not hasattr(self, "_targets"):
+            self._targets = ir.jump_targets(self.unit.body)
+        return self._targets
+
+    def goto(self, label: int) -> None:
+        """A jump: ``continue`` into the dispatcher of the innermost statement
+        list when no Python loop lies between, else an exception that the
+        list holding the label catches."""
+        for k in range(len(self.dispatch) - 1, -1, -1):
+            pc, seg_of = self.dispatch[k]
+            if label in seg_of:
+                if k == len(self.dispatch) - 1 and self.loop_depth_at[k] == self.loop_depth:
+                    self.em(f"{pc} = {seg_of[label]}")
+                    self.em("continue")
+                else:
+                    self.em(f"raise _Goto({label})")
+                return
+        raise unsupported(f"GO TO {label} (no such label where the jump can reach it)", self.ex.span)
+
+    def trip_range(self, start: ir.Expr, end: ir.Expr, step: ir.Expr | None, what: str) -> str:
+        """Emit the Python ``range`` of an integer DO (or implied DO) and
+        return its name: the trip count fixed on entry, a zero step a fault.
+        After the loop the variable is ``r.start + len(r) * r.step``."""
+        em = self.em
+        lo, hi = self.ex.int_expr(start), self.ex.int_expr(end)
+        by = "1" if step is None else self.ex.int_expr(step)
+        r = em.fresh("r")
+        if by == "1":
+            em(f"{r} = range({lo}, {hi} + 1)")
+        else:
+            st = em.fresh("st")
+            em(f"{st} = {by}")
+            em(f"if {st} == 0:")
+            with em.indent():
+                em(f"raise _fault('{what} with a zero step')")
+            em(f"{r} = range({lo}, {hi} + (1 if {st} > 0 else -1), {st})")
+        return r
+
+    def do(self, s: ir.Do) -> None:
+        em = self.em
+        var_t = self.ex.type_of_name(s.var)
+        if ic.kind(var_t) != "i":
+            self.real_do(s, var_t)
+            return
+        synced = self.calls_out(tuple(e for e in (s.start, s.end, s.step) if e is not None))
+        if synced:
+            self.store_commons()
+        r = self.trip_range(s.start, s.end, s.step, "DO loop")
+        if synced:
+            self.load_commons()
+        self.count_loop_entry(s.span, f"len({r})")
+        em(f"for v_{s.var} in {r}:")
+        self.loop_depth += 1
+        with em.indent():
+            self.block(s.body)
+        self.loop_depth -= 1
+        em("else:")
+        with em.indent():
+            em(f"v_{s.var} = {r}.start + len({r}) * {r}.step")
+
+    def real_do(self, s: ir.Do, t: ir.Type) -> None:
+        """A DO loop with a REAL variable (obsolescent): the trip count is
+        computed once, the variable incremented by the step each time."""
+        em = self.em
+        a, b = self.ex.typed(s.start, t), self.ex.typed(s.end, t)
+        st = "1" if s.step is None else self.ex.typed(s.step, t)
+        n, step = em.fresh("n"), em.fresh("st")
+        em(f"{step} = {ic.convert(st, ir.INTEGER, t, False) if s.step is None else st}")
+        em(f"v_{s.var} = {a}")
+        em(f"{n} = max(0, int(({b} - v_{s.var} + {step}) / {step}))")
+        self.count_loop_entry(s.span, n)
+        k = em.fresh("k")
+        em(f"for {k} in range({n}):")
+        self.loop_depth += 1
+        with em.indent():
+            self.block(s.body)
+            em(f"v_{s.var} = v_{s.var} + {step}")
+        self.loop_depth -= 1
+
+    def if_(self, s: ir.If) -> None:
+        if self.calls_out(s.exprs()):
+            self.if_chain(s.branches)
+            return
+        em = self.em
+        first = True
+        for b in s.branches:
+            self.at(b.span)
+            if b.cond is None:
+                em("else:")
+            else:
+                c = self.ex.typed(b.cond, ir.LOGICAL)
+                if self.instrument:
+                    c = f"_rt.branch({b.span.file!r}, {b.span.first}, {c})"
+                em(f"{'if' if first else 'elif'} {c}:")
+            first = False
+            with em.indent():
+                self.block(b.body)
+
+    def if_chain(self, branches: tuple[ir.Branch, ...]) -> None:
+        """IF / ELSE IF as nested ifs, each condition evaluated (COMMON scalars
+        synced around the FUNCTIONs it calls) only when the ones before are false."""
+        em = self.em
+        b = branches[0]
+        self.at(b.span)
+        if b.cond is None:
+            self.block(b.body)
+            return
+        c = self.evaluated(b.cond, ir.LOGICAL)
+        if self.instrument:
+            c = f"_rt.branch({b.span.file!r}, {b.span.first}, {c})"
+        em(f"if {c}:")
+        with em.indent():
+            self.block(b.body)
+        if len(branches) > 1:
+            em("else:")
+            with em.indent():
+                self.if_chain(branches[1:])
+
