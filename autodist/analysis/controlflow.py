@@ -456,7 +456,7 @@ def _calls(s: ir.Stmt) -> bool:
     """Does ``s`` itself call a procedure (CALL, or an external function in its expressions)?"""
     if isinstance(s, ir.Call):
         return True
-    return any(isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL for e in s.exprs() for x in e.walk())
+    return bool(ir.external_calls(s))
 
 
 def _forward_target(s: ir.Stmt) -> int | None:

@@ -66,12 +66,9 @@ def find_sites(stmts: tuple[ir.Stmt, ...], loops: tuple[ir.Do, ...] = (),
     return out
 
 
-def function_refs(s: ir.Stmt, functions: frozenset[str] | None = None) -> list[ir.FuncRef]:
-    """The external function references of statement ``s`` itself (of
-    ``functions`` only, when given), in order."""
-    return [x for e in s.exprs() for x in e.walk()
-            if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL
-            and (functions is None or x.name in functions)]
+def function_refs(s: ir.Stmt, functions: frozenset[str]) -> list[ir.FuncRef]:
+    """The references of statement ``s`` itself to the program's ``functions``."""
+    return [x for x in ir.external_calls(s) if x.name in functions]
 
 
 def _access(x: ir.Index, write: bool, line: int, loops: tuple[str, ...]) -> Access:
@@ -245,7 +242,7 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
 def _statement_calls(s: ir.Stmt, uc: UnitContext) -> tuple[InnerCall, ...]:
     """The program's functions that statement ``s`` references, once each per
     execution of the statement."""
-    return tuple(InnerCall(x.name, s.span.first, x.args, 1.0) for x in function_refs(s) if x.name in uc.effects)
+    return tuple(InnerCall(x.name, s.span.first, x.args, 1.0) for x in ir.external_calls(s) if x.name in uc.effects)
 
 
 def _function_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite) -> Phase:
@@ -281,10 +278,7 @@ def _inner_calls(stmt: ir.Do, counter: TripCounter) -> tuple[InnerCall, ...]:
     for s, w in inner_call_sites(stmt, counter):
         if isinstance(s, ir.Call):
             out.append(InnerCall(s.name, s.span.first, s.args, w))
-        for e in s.exprs():
-            for x in e.walk():
-                if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
-                    out.append(InnerCall(x.name, s.span.first, x.args, w))
+        out.extend(InnerCall(x.name, s.span.first, x.args, w) for x in ir.external_calls(s))
     return tuple(out)
 
 

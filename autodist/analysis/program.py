@@ -97,10 +97,9 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
                 continue
             if isinstance(s, ir.Call) and s.name in invocations:
                 invocations[s.name] += invocations[name] * freq
-            for e in s.exprs():
-                for x in e.walk():
-                    if isinstance(x, ir.FuncRef) and x.kind == "external" and x.name in invocations:
-                        invocations[x.name] += invocations[name] * freq
+            for x in ir.external_calls(s):  # as the phases count their calls
+                if x.name in invocations:
+                    invocations[x.name] += invocations[name] * freq
     procedures = tuple(replace(results[u.name], invocations=invocations[u.name]) for u in program.units)
     return ProgramAnalysis(
         program=program,

@@ -38,6 +38,7 @@ from .units import __all__ as _units_all
 from .queries import (
     array_refs,
     branch_targets,
+    external_calls,
     jump_targets,
     labels,
     map_exprs,
@@ -58,6 +59,6 @@ __all__ = list(_nodes_all) + list(_units_all) + [
     "Affine", "IntEvaluator", "affine", "constant", "eval_affine", "int_intrinsic", "int_mod",
     "int_power", "int_value", "trips", "trunc_div",
     # queries
-    "array_refs", "branch_targets", "jump_targets", "labels", "map_exprs", "mentions", "names",
+    "array_refs", "branch_targets", "external_calls", "jump_targets", "labels", "map_exprs", "mentions", "names",
     "stmt_exprs", "stmt_names", "stmts_mention", "walk",
 ]

@@ -13,7 +13,8 @@ import dataclasses
 from typing import Callable, Iterable, Iterator
 
 from .nodes import walk  # noqa: F401  (the statement walker is the nodes' own)
-from .nodes import ArithIf, ComputedGoto, Const, Expr, Goto, Index, Io, Name, Span, Stmt
+from .kinds import FuncKind
+from .nodes import ArithIf, ComputedGoto, Const, Expr, FuncRef, Goto, Index, Io, Name, Span, Stmt
 
 
 def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:
@@ -52,6 +53,12 @@ def array_refs(expr: Expr) -> Iterator[Index]:
     for e in expr.walk():
         if isinstance(e, Index):
             yield e
+
+
+def external_calls(stmt: Stmt) -> list[FuncRef]:
+    """The references to external functions in ``stmt`` itself, in order (one
+    per reference: each is a call when the statement runs)."""
+    return [x for x in stmt_exprs(stmt) if isinstance(x, FuncRef) and x.kind == FuncKind.EXTERNAL]
 
 
 def names(expr: Expr) -> set[str]:

@@ -176,12 +176,9 @@ class DynamicOptimizer:
                 sol = self.solutions.get(call.callee)
                 if sol is None or not sol.entries:
                     continue
-                rename = self.rename(proc, call.callee, call.args)
                 best: InnerChoice | None = None
                 for e in sol.entries:
-                    seen = self.to_caller(e.entry, rename)
-                    moves = tuple((a, m.layout(a), lay) for a, lay in seen.layouts
-                                  if m.layout(a) is not None and m.layout(a) != lay)
+                    moves = self.call_moves(proc, call, m, e)
                     one = e.cost + self._way_back(e) + sum(
                         self.remap(a, x, y) + self.remap(a, y, x) for a, x, y in moves)
                     if best is None or call.count * one < best.cost:
@@ -190,6 +187,14 @@ class DynamicOptimizer:
                 out.append(best)
             self._inner[key] = tuple(out)
         return self._inner[key]
+
+    def call_moves(self, proc: ProcedureAnalysis, call: InnerCall, m: Mapping,
+                   e: ProcEntry) -> tuple[tuple[str, Layout, Layout], ...]:
+        """The arrays a call remaps on the way into the callee's entry ``e``
+        from the caller's mapping ``m``: (array, layout in ``m``, entry's layout)."""
+        seen = self.to_caller(e.entry, self.rename(proc, call.callee, call.args))
+        return tuple((a, m.layout(a), lay) for a, lay in seen.layouts
+                     if m.layout(a) is not None and m.layout(a) != lay)
 
     def inner_cost(self, proc: ProcedureAnalysis, ph: Phase, m: Mapping) -> float:
         """Seconds per execution of loop phase ``ph`` spent in the procedures it calls."""

@@ -279,7 +279,7 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                 for a, lay in e.exit.layouts:  # the way back to the caller's mapping, paid in the call
                     back = e.entry.layout(a)
                     if back is not None and back != lay:
-                        remaps.append(_event(opt, iname, a, ph.id, ph.id, execs, lay, back, an, inst.procedure))
+                        remaps.append(_event(opt, iname, a, ph.id, ph.id, execs, lay, back, inst.procedure))
         if inst.entry is None or not inst.entry.static:
             sol = opt.solutions[inst.procedure]
             methods.append(f"{inst.procedure}: {sol.method}")
@@ -291,24 +291,22 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                 if dst is None:
                     continue  # leaving the procedure: the caller accounts for it
                 remaps.append(_event(opt, iname, r.array, _phase_id(r.source) or 0, dst, r.count * inst.scale,
-                                     r.key_from, r.key_to, an, inst.procedure))
+                                     r.key_from, r.key_to, inst.procedure))
         else:
             first.update(dict(inst.entry.entry.layouts))
         entry.append((iname, Mapping.of(first)))
     for iname, pid, choice, used, count in inner_remaps:
         unit = instances[iname].procedure
-        m = chosen_phase(instances[iname], an.procedure(unit).phase(pid))[0]
-        rename = opt.rename(an.procedure(unit), choice.call.callee, choice.call.args)
-        for a, lay in opt.to_caller(used.entry, rename).layouts:  # into the call and back
-            here = m.layout(a)
-            if here is not None and here != lay:
-                remaps.append(_event(opt, iname, a, pid, pid, count, here, lay, an, unit))
-                remaps.append(_event(opt, iname, a, pid, pid, count, lay, here, an, unit))
+        proc = an.procedure(unit)
+        m = chosen_phase(instances[iname], proc.phase(pid))[0]
+        for a, here, lay in opt.call_moves(proc, choice.call, m, used):  # into the call and back
+            remaps.append(_event(opt, iname, a, pid, pid, count, here, lay, unit))
+            remaps.append(_event(opt, iname, a, pid, pid, count, lay, here, unit))
         if opt.semantics == "hpf":
             for a, lay in used.exit.layouts:  # the callee's way back to its entry mapping
                 back = used.entry.layout(a)
                 if back is not None and back != lay:
-                    remaps.append(_event(opt, iname, a, pid, pid, count, lay, back, an, unit))
+                    remaps.append(_event(opt, iname, a, pid, pid, count, lay, back, unit))
     clones = tuple(sorted({(i.procedure, i.name) for i in instances.values() if i.name != i.procedure}))
     notes = tuple(f"{p} is called with different mappings: clone {c}" for p, c in clones)
     return Solution("dynamic", tuple(phases), tuple(remaps), tuple(entry),
@@ -334,7 +332,7 @@ def _phase_id(name: str) -> int | None:
 
 
 def _event(opt: DynamicOptimizer, proc: str, gid: str, src: int, dst: int, count: float,
-           a: Layout, b: Layout, an: ProgramAnalysis, unit: str | None = None) -> RemapEvent:
+           a: Layout, b: Layout, unit: str | None = None) -> RemapEvent:
     return remap_event(opt.table, opt.nranks, opt.machine, proc, gid, src, dst, count, a, b, unit)
 
 
