@@ -12,9 +12,13 @@ The rule (flow-insensitive, interprocedural, optimistic like SCCP):
 * A *variable* is an integer COMMON scalar (by block and position, whatever
   its local name), an element of an integer COMMON array with constant
   subscripts, or a local integer scalar or array element of one unit.
-  Members of a block declared differently somewhere (storage associated) or
-  of a block any member of which is EQUIVALENCEd, EQUIVALENCEd locals and
-  dummy arguments are never known (:mod:`.constprop` handles dummies).
+  A member of a block declared differently somewhere (storage associated)
+  is its byte offset, tracked only where every declaration of the block has
+  an integer of the same size there; members of a block any member of which
+  is EQUIVALENCEd and EQUIVALENCEd locals are never known.  A scalar dummy
+  argument is a variable too, defined on entry by the actual of every call
+  (unknown in a unit called otherwise: the main program, a unit no one
+  calls, one passed as an argument or with ENTRY points).
 * Its *definitions* are every statement of the program that may assign it:
   assignments (their right-hand sides evaluated over the values known so
   far), DATA values, DO and implied-DO control, READ (also through a
@@ -22,7 +26,9 @@ The rule (flow-insensitive, interprocedural, optimistic like SCCP):
   may write (Effects.writes_args; a procedure outside the program may write
   each argument), an assignment or READ to the array with a subscript that
   is not constant (every element), and any variable an unmodelled statement
-  names.
+  names.  Definitions may read other variables: the values are found by
+  an optimistic fixpoint (a cycle ``N1 = 2*N1H``, ``N1H = N1/2`` with
+  ``N1 = 128`` is consistent), then what stays undecided is unknown.
 * The variable is *fixed* at ``v`` when every definition gives ``v``; its
   reads are then replaced by ``v`` (assignment targets, READ items and
   section actuals are left alone).  Values found this way feed other
@@ -128,7 +134,13 @@ def _const_subs(e: ir.Index) -> tuple[int, ...] | None:
 
 
 class _Cells:
-    """Which variable a name of a unit is (None: never known)."""
+    """Which variable a name of a unit is (None: never known).
+
+    A member of a block declared alike everywhere is its (block, position);
+    a member of a block declared differently somewhere (storage associated)
+    is its (block, byte offset), and only where every unit that declares the
+    block has an integer of the same size starting at that offset.
+    """
 
     def __init__(self, program: ir.Program):
         self.commons = ir.common_layouts(program)
@@ -138,6 +150,42 @@ class _Cells:
                 if sym.equivalenced and sym.common is not None:
                     self.excluded.add(sym.common)
         self.units = {u.name: u for u in program.units}
+        # storage-associated blocks: per unit, (start, bytes, symbol) of each member
+        self.layouts: dict[str, list[list[tuple[int, int, ir.Symbol]]]] = {}
+        self.offsets: dict[tuple[str, str], int] = {}
+        for u in program.units:
+            for c in u.commons:
+                if self.commons.block(c.name) is None or c.name in self.excluded:
+                    continue
+                at, members = 0, []
+                for m in c.members:
+                    sym = u.symbol(m)
+                    size = sym.bytes if sym is not None else None
+                    if not size:
+                        self.excluded.add(c.name)
+                        break
+                    members.append((at, size, sym))
+                    self.offsets[(u.name, m)] = at
+                    at += size
+                self.layouts.setdefault(c.name, []).append(members)
+        self._trackable: dict[tuple[str, int, int], bool] = {}
+
+    def trackable(self, block: str, offset: int, size: int) -> bool:
+        """Is the integer of ``size`` bytes at ``offset`` of associated ``block``
+        an integer of that size in every unit that declares the block?"""
+        key = (block, offset, size)
+        if key not in self._trackable:
+            ok = block not in self.excluded
+            for members in self.layouts.get(block, []) if ok else ():
+                for start, nbytes, sym in members:
+                    if start <= offset < start + nbytes or offset <= start < offset + size:
+                        if (sym.type.base != "integer" or sym.type.size != size or (offset - start) % size
+                                or sym.kind != ir.SymbolKind.VARIABLE):
+                            ok = False
+                if not ok:
+                    break
+            self._trackable[key] = ok
+        return self._trackable[key]
 
     def symbol(self, unit: str, name: str) -> ir.Symbol | None:
         u = self.units.get(unit)
@@ -147,14 +195,25 @@ class _Cells:
         return sym
 
     def base(self, unit: str, name: str) -> tuple | None:
-        """The storage of variable ``name`` of ``unit`` (scalar or whole array)."""
+        """The storage of variable ``name`` of ``unit`` (scalar or whole array):
+        ("C", block, position), ("B", block, offset) (a scalar of an associated
+        block), ("BA", block, start, end) (an array of one), ("L" | "D", unit, name)."""
         sym = self.symbol(unit, name)
         if sym is None:
             return None
         if sym.common is not None:
-            slot = self.commons.slot(sym)
-            if slot is None or slot[1] == ir.WHOLE_BLOCK or sym.common in self.excluded:
+            if sym.common in self.excluded:
                 return None
+            slot = self.commons.slot(sym)
+            if slot is None:
+                return None
+            if slot[1] == ir.WHOLE_BLOCK:
+                start = self.offsets.get((unit, name))
+                if start is None:
+                    return None
+                if sym.is_array:
+                    return ("BA", sym.common, start, start + (sym.bytes or 0))
+                return ("B", sym.common, start) if self.trackable(sym.common, start, sym.type.size) else None
             return ("C", slot[0], slot[1])
         if sym.equivalenced:
             return None
@@ -174,7 +233,45 @@ class _Cells:
         subs = _const_subs(e)
         if base is None or subs is None:
             return None
+        if base[0] == "BA":
+            bounds = [d.bounds for d in sym.dims or ()]
+            if any(b is None for b in bounds):
+                return None
+            linear, stride = 0, 1
+            for k, (lo, hi) in zip(subs, bounds):  # type: ignore[misc]
+                if not lo <= k <= hi:
+                    return None
+                linear += (k - lo) * stride
+                stride *= hi - lo + 1
+            at = base[2] + linear * sym.type.size
+            return ("B", base[1], at) if self.trackable(base[1], at, sym.type.size) else None
         return base + (subs,)
+
+    def named(self, unit: str, sym: ir.Symbol, known) -> list[tuple[str, Cell]]:
+        """The variables of ``known`` (cells) that ``sym`` of ``unit`` names, as
+        ``(name as the unit writes it, cell)``."""
+        base = self.base(unit, sym.name) or ("S", unit, sym.name)
+        if not sym.is_array:
+            return [(sym.name, base)]
+        if base[0] != "BA":
+            return [(_key(sym.name, c[3]), c) for c in sorted(known.get(base, ()))]
+        bounds = [d.bounds for d in sym.dims or ()]
+        out = []
+        for c in sorted(known.get(("B", base[1]), ())):
+            if base[2] <= c[2] < base[3] and self.element_at(sym, bounds, c[2] - base[2]) is not None:
+                out.append((_key(sym.name, self.element_at(sym, bounds, c[2] - base[2])), c))  # type: ignore[arg-type]
+        return out
+
+    @staticmethod
+    def element_at(sym: ir.Symbol, bounds, offset: int) -> tuple[int, ...] | None:
+        if offset % sym.type.size or any(b is None for b in bounds):
+            return None
+        linear, subs = offset // sym.type.size, []
+        for lo, hi in bounds:
+            n = hi - lo + 1
+            subs.append(lo + linear % n)
+            linear //= n
+        return tuple(subs)
 
     def is_array(self, unit: str, name: str) -> bool:
         sym = self.symbol(unit, name)
@@ -193,8 +290,48 @@ class _Definitions:
         self.units = {u.name: u for u in program.units}
         self.of: dict[Cell, list[_Def]] = {}
         self.wild: dict[tuple, list[_Def]] = {}  # whole arrays: every element
+        self.ranges: dict[str, list[tuple[int, int, _Def]]] = {}  # the same in associated blocks
         for u in program.units:
             self._unit(u)
+        self._entries(program)
+
+    def _entries(self, program: ir.Program) -> None:
+        """A scalar dummy is defined, on entry, by the actual of every call (its
+        value evaluated in the caller); a unit called otherwise too (the main
+        program, a unit no one calls, one passed as an argument or with ENTRY
+        points) has dummies of unknown value."""
+        sites: dict[str, list[tuple[ir.Unit, tuple[ir.Expr, ...], ir.Span]]] = {}
+        passed: set[str] = set()
+        for u in program.units:
+            for s in u.statements():
+                if isinstance(s, ir.Call):
+                    sites.setdefault(s.name, []).append((u, s.args, s.span))
+                for e in s.exprs():
+                    for x in e.walk():
+                        if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
+                            sites.setdefault(x.name, []).append((u, x.args, s.span))
+                args = s.args if isinstance(s, ir.Call) else ()
+                refs = [x for e in s.exprs() for x in e.walk() if isinstance(x, ir.FuncRef)]
+                for a in list(args) + [a for f in refs for a in f.args]:
+                    if isinstance(a, ir.Name) and a.name in self.units:
+                        passed.add(a.name)
+        for u in program.units:
+            dummies = [(k, a) for k, a in enumerate(u.args) if self.cells.scalar(u.name, a) is not None]
+            if not dummies:
+                continue
+            entry = any(isinstance(s, ir.Opaque) and s.text.upper().lstrip().startswith("ENTRY")
+                        for s in u.statements())
+            calls = sites.get(u.name, [])
+            for k, a in dummies:
+                cell = self.cells.scalar(u.name, a)
+                if not calls or entry or u.name in passed or u.kind == ir.UnitKind.PROGRAM:
+                    self._add(cell, _Def("unknown", u.span))
+                    continue
+                for caller, args, span in calls:
+                    if k < len(args) and isinstance(args[k], ir.Expr):
+                        self._add(cell, _Def("expr", span, caller.name, args[k]))
+                    else:
+                        self._add(cell, _Def("unknown", span))
 
     # -- recording
 
@@ -204,7 +341,9 @@ class _Definitions:
 
     def _whole(self, unit: str, name: str, d: _Def) -> None:
         base = self.cells.base(unit, name)
-        if base is not None:
+        if base is not None and base[0] == "BA":
+            self.ranges.setdefault(base[1], []).append((base[2], base[3], d))
+        elif base is not None:
             self.wild.setdefault(base, []).append(d)
 
     def _target(self, unit: str, t: ir.Expr, d: _Def) -> None:
@@ -401,18 +540,21 @@ class _Solver:
     def state_of(self, cell: Cell) -> object:
         if cell in self.stated:
             return (self.stated[cell], "stated")
-        if cell[0] != "C" and cell[0] != "L":  # a dummy argument: the caller's actual
-            return _BOTTOM
+        if cell[0] not in ("C", "L", "B", "D") or (cell[0] == "D" and len(cell) == 4):
+            return _BOTTOM  # an element of a dummy array (the caller's actual), or a name only stated
         if cell in self.state:
             return self.state[cell]
-        if len(cell) == 4 and cell[:3] in self.defs.wild and cell not in self.defs.of:
-            return self._meet(self.defs.wild[cell[:3]])
-        return _BOTTOM if cell not in self.defs.of else _TOP
+        if cell not in self.defs.of:
+            wild = self.definitions(cell)
+            return self._meet(wild) if wild else _BOTTOM
+        return _TOP
 
     def definitions(self, cell: Cell) -> list[_Def]:
         out = list(self.defs.of.get(cell, ()))
         if len(cell) == 4:
             out += self.defs.wild.get(cell[:3], [])
+        elif cell[0] == "B":
+            out += [d for lo, hi, d in self.defs.ranges.get(cell[1], ()) if lo <= cell[2] < hi]
         return out
 
     def _meet(self, defs: list[_Def]) -> object:
@@ -446,7 +588,8 @@ class _Solver:
         return (values.pop(), "default" if read else how)
 
     def solve(self) -> None:
-        cells = [c for c in self.defs.of if c not in self.stated and c[0] in ("C", "L")]
+        cells = [c for c in self.defs.of if c not in self.stated and c[0] in ("C", "L", "B", "D") and
+                 not (c[0] == "D" and len(c) == 4)]
         for c in cells:
             self.state[c] = _TOP
         while True:
@@ -654,10 +797,13 @@ def _stated_cells(program: ir.Program, cells: _Cells, trip_values) -> dict[Cell,
             if not subs and sym.is_array:
                 why = f"{name} is an array: name an element, as {name}({','.join('1' * sym.rank)})"
                 continue
-            base = cells.base(u.name, name)
-            if base is None:  # EQUIVALENCEd or in a storage-associated block: this unit only
-                base = ("S", u.name, name)
-            out[base + (subs,) if subs else base] = value
+            if subs:
+                cell = cells.element(u.name, ir.Index(name, tuple(ir.Const(k, ir.INTEGER) for k in subs)))
+            else:
+                cell = cells.scalar(u.name, name)
+            if cell is None:  # EQUIVALENCEd, or not tracked in a storage-associated block: this unit only
+                cell = ("S", u.name, name) + ((subs,) if subs else ())
+            out[cell] = value
             found = True
         if not found:
             raise UsageError(f"--trip-count {text}={value}: {why}")
@@ -698,6 +844,8 @@ def propagate(program: ir.Program, options: AnalysisOptions | None = None) -> tu
     for c in set(solver.state) | set(stated):
         if len(c) == 4:
             elements.setdefault(c[:3], []).append(c)
+        elif c[0] == "B":
+            elements.setdefault(c[:2], []).append(c)
     found: dict[Cell, dict] = {}
     result = Propagation()
     new_units = []
@@ -706,10 +854,7 @@ def propagate(program: ir.Program, options: AnalysisOptions | None = None) -> tu
         for sym in u.symbols:
             if sym.kind != ir.SymbolKind.VARIABLE or sym.type.base != "integer":
                 continue
-            base = cells.base(u.name, sym.name) or ("S", u.name, sym.name)
-            named = [(sym.name, base)] if not sym.is_array else [
-                (_key(sym.name, c[3]), c) for c in sorted(elements.get(base, ()))]
-            for key, cell in named:
+            for key, cell in cells.named(u.name, sym, elements):
                 st = value_of(cell)
                 if st is None:
                     continue

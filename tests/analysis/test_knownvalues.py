@@ -247,3 +247,109 @@ def test_equivalenced_common_is_never_known():
 """
     lps = _loops(analyze(read_text(src, "eq.f")), "EQ")
     assert [lp.trip_known for lp in lps.values()] == [False]
+
+
+PASSED = """\
+      PROGRAM QUAD
+      EXTERNAL FCN
+      REAL S, Q
+      S = FCN(10)
+      CALL INTEG(FCN, Q)
+      WRITE (*, *) S, Q
+      END
+
+      SUBROUTINE INTEG(F, Q)
+      REAL F, Q
+      EXTERNAL F
+      Q = F(20) + F(30)
+      END
+
+      REAL FUNCTION FCN(N)
+      INTEGER N, I
+      REAL A(100)
+      COMMON /W/ A
+      FCN = 0.0
+      DO 10 I = 1, N
+   10 FCN = FCN + A(I)
+      END
+"""
+
+
+def test_a_procedure_passed_as_an_argument_keeps_its_dummies_unknown():
+    # FCN(10) is its only direct call, but INTEG calls it as F(20) and F(30)
+    an = analyze(read_text(PASSED, "quad.f"))
+    (lp,) = _loops(an, "FCN").values()
+    assert (lp.trip_known, lp.bounds) == (False, "1, N")
+
+
+def test_a_dummy_takes_the_value_every_call_passes():
+    src = """\
+      PROGRAM OCEAN
+      INTEGER N1, N1H
+      COMMON /OPT/ N1
+      COMMON /NUM/ N1H
+      CALL START(128)
+      N1H = N1 / 2
+      CALL PRNT(N1H)
+      CALL PRNT(N1H)
+      END
+
+      SUBROUTINE START(NX)
+      INTEGER NX, N1
+      COMMON /OPT/ N1
+      N1 = NX
+      END
+
+      SUBROUTINE PRNT(NH)
+      INTEGER NH, N1, I
+      COMMON /OPT/ N1
+      REAL R(256)
+      COMMON /FLD/ R
+      N1 = NH + NH
+      DO 10 I = 1, N1, 4
+   10 WRITE (*, *) R(I)
+      DO 20 I = 1, NH
+   20 R(I) = 0.0
+      END
+"""
+    # N1 = 128 (START), N1H = N1/2, PRNT's NH = N1H, N1 = NH + NH: one consistent value each
+    an = analyze(read_text(src, "ocean.f"))
+    assert {(v.name, v.value) for v in an.values} >= {("N1", 128), ("N1H", 64), ("NH", 64)}
+    assert [lp.trip_count for lp in _loops(an, "PRNT").values()] == [32, 64]
+
+
+def test_storage_associated_common_is_followed_by_offset():
+    src = """\
+      PROGRAM MAIN
+      INTEGER N1H, N1Q, N2P, N2PD
+      COMMON /NMBRS/ N1H, N1Q, N2P, N2PD
+      N1H = 64
+      N1Q = 32
+      N2P = 129
+      N2PD = 258
+      CALL WORK
+      END
+
+      SUBROUTINE WORK
+      INTEGER NSKIP(2), N2P, NDUMMY, I
+      COMMON /NMBRS/ NSKIP, N2P, NDUMMY
+      REAL X(300)
+      COMMON /FLD/ X
+      DO 10 I = 1, N2P
+   10 X(I) = 0.0
+      DO 20 I = 1, NSKIP(2)
+   20 X(I) = 1.0
+      END
+
+      SUBROUTINE OTHER
+      REAL R(2)
+      INTEGER M, N2PD
+      COMMON /NMBRS/ R, M, N2PD
+      R(1) = 0.5
+      END
+"""
+    an = analyze(read_text(src, "assoc.f"))
+    lps = _loops(an, "WORK")
+    # N2P is an integer at byte 8 in every declaration; NSKIP(2) shares its bytes with a REAL R(2) of OTHER
+    assert (lps[16].trip_count, lps[16].trip_known) == (129, True)
+    assert (lps[18].trip_count, lps[18].trip_known) == (100, False)

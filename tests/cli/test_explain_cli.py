@@ -199,7 +199,7 @@ def test_a_bigger_program_page_finds_every_phase_and_array(tmp_path, capsys):
         assert f"array-{gid}" in page.ids
     assert {r["category"] for r in doc["replicated"]} == {"too small", "cost"}
     # the bounds come from PARAMETERs copied into COMMON (GRID_POINTS(1) = PROBLEM_SIZE): all known
-    assert doc["unknown_trip_counts"] == [] and "Loops with unknown trip counts" not in page.words
+    assert doc["unknown_trip_counts"] == [] and "every trip count is known" in page.words
     (name,) = [p.name for p in pngs.iterdir()]
     pixels = png(pngs / name)
     assert pixels.var() > 0 and pixels.shape[1] > 1000  # a column per phase
