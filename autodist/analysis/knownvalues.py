@@ -59,7 +59,9 @@ from typing import Iterator
 
 from .. import ir
 from ..errors import UsageError
+from ..ir.nodes import INQUIRED
 from .callgraph import bottom_up, call_graph
+from .loops import variable_key as _key
 from .model import AnalysisOptions, Effects, KnownValue
 from .parallel import summarize_effects
 
@@ -115,10 +117,6 @@ class Propagation:
 
     def for_unit(self, name: str) -> UnitValues | None:
         return self.units.get(name)
-
-
-def _key(name: str, subs: tuple[int, ...]) -> str:
-    return f"{name}({','.join(str(s) for s in subs)})" if subs else name
 
 
 def _const_subs(e: ir.Index) -> tuple[int, ...] | None:
@@ -407,7 +405,7 @@ class _Definitions:
 
     def _io(self, u: ir.Unit, s: ir.Io) -> None:
         for k, e in s.specs:
-            if k == "IOSTAT" or (s.kind == ir.IoKind.INQUIRE and k in ir.INQUIRED):
+            if k == "IOSTAT" or (s.kind == ir.IoKind.INQUIRE and k in INQUIRED):
                 self._target(u.name, e, _Def("unknown", s.span))
         if s.kind != ir.IoKind.READ:
             return
@@ -714,7 +712,7 @@ class _Substituter:
         if isinstance(s, ir.Io):
             read = s.kind == ir.IoKind.READ
             items = tuple(self.target(x) if read else self.expr(x) for x in s.items)
-            specs = tuple(p if p[0] == "IOSTAT" or (s.kind == ir.IoKind.INQUIRE and p[0] in ir.INQUIRED)
+            specs = tuple(p if p[0] == "IOSTAT" or (s.kind == ir.IoKind.INQUIRE and p[0] in INQUIRED)
                           else _same((p[0], self.expr(p[1])), p) for p in s.specs)
             unit = self.expr(s.unit) if s.unit is not None else None
             return _rep(s, items=_same(items, s.items), specs=_same(specs, s.specs), unit=unit)

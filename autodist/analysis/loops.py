@@ -115,11 +115,14 @@ def bound_names(do: ir.Do, loop_vars=frozenset()) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def variable_key(name: str, subs: tuple[int, ...] = ()) -> str:
+    """A variable as ``--trip-count NAME=N`` names it: ``N``, ``GRID_POINTS(1)``, ``A(1,2)``."""
+    return f"{name}({','.join(str(s) for s in subs)})" if subs else name
+
+
 def _bind(do: ir.Do, values: dict[str, tuple[int, str]], env: dict[str, int]) -> tuple[ir.Do, list[str]]:
     """``do`` with the variables of ``values`` (keys as the unit names them)
     replaced in its bounds, except those ``env`` gives; and the keys used."""
-    from .knownvalues import _key
-
     used: list[str] = []
 
     def fn(e: ir.Expr) -> ir.Expr:
@@ -129,7 +132,7 @@ def _bind(do: ir.Do, values: dict[str, tuple[int, str]], env: dict[str, int]) ->
         elif isinstance(e, ir.Index):
             subs = tuple(ir.constant(x) for x in e.subscripts)
             if all(v is not None for v in subs):
-                key = _key(e.name, subs)  # type: ignore[arg-type]
+                key = variable_key(e.name, subs)  # type: ignore[arg-type]
         if key is not None and key in values:
             used.append(key)
             return ir.Const(values[key][0], ir.INTEGER)

@@ -353,3 +353,24 @@ def test_storage_associated_common_is_followed_by_offset():
     # N2P is an integer at byte 8 in every declaration; NSKIP(2) shares its bytes with a REAL R(2) of OTHER
     assert (lps[16].trip_count, lps[16].trip_known) == (129, True)
     assert (lps[18].trip_count, lps[18].trip_known) == (100, False)
+
+
+def test_iostat_and_inquire_results_are_definitions():
+    src = """\
+      PROGRAM INQ
+      INTEGER IOS, NREC, I
+      REAL A(100)
+      LOGICAL THERE
+      IOS = 5
+      NREC = 20
+      INQUIRE (FILE='a.dat', EXIST=THERE, RECL=NREC)
+      OPEN (UNIT=3, FILE='a.dat', IOSTAT=IOS)
+      DO 10 I = 1, IOS
+   10 A(I) = 0.0
+      DO 20 I = 1, NREC
+   20 A(I) = 1.0
+      WRITE (*, *) A(1)
+      END
+"""
+    lps = _loops(analyze(read_text(src, "inq.f")), "INQ")
+    assert [lp.trip_known for lp in lps.values()] == [False, False]
