@@ -5,7 +5,9 @@ E, Z)``).  When every call of a unit passes the same integer constant for a
 scalar dummy that the unit never modifies, the dummy is that constant: it is
 substituted everywhere in the unit (array bounds, loop limits, conditions),
 so trip counts and array shapes become known.  Callers are specialized before
-their callees, so constants flow down call chains.
+their callees, so constants flow down call chains.  A unit whose name is
+passed as an actual argument (a procedure argument, called under another
+name) is not specialized.
 """
 
 from __future__ import annotations
@@ -28,16 +30,29 @@ def _fold(e: ir.Expr) -> ir.Expr:
     return e
 
 
+def _passed(program: ir.Program) -> set[str]:
+    """The units whose names are actual arguments somewhere."""
+    names = {u.name for u in program.units}
+    out: set[str] = set()
+    for u in program.units:
+        for s in u.statements():
+            args = list(s.args) if isinstance(s, ir.Call) else []
+            args += [a for e in s.exprs() for x in e.walk() if isinstance(x, ir.FuncRef) for a in x.args]
+            out |= {a.name for a in args if isinstance(a, ir.Name) and a.name in names}
+    return out
+
+
 def specialize(program: ir.Program) -> tuple[ir.Program, dict[str, dict[str, int]]]:
     """The program with constant scalar dummies substituted; also returns
     ``{unit: {dummy: value}}`` for reports."""
     g = call_graph(program)
     order = list(reversed(bottom_up(g)))  # callers first
     units = {u.name: u for u in program.units}
+    passed = _passed(program)
     found: dict[str, dict[str, int]] = {}
     for name in order:
         unit = units[name]
-        if not unit.args or g.in_degree(name) == 0:
+        if not unit.args or g.in_degree(name) == 0 or name in passed:
             continue
         values: dict[int, set[int | None]] = {}
         for caller in g.predecessors(name):

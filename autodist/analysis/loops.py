@@ -5,18 +5,22 @@ division truncating (:func:`autodist.ir.trips`; bounds are evaluated by
 :func:`autodist.ir.eval_affine`).  Bounds that depend on outer loop variables (triangular
 nests) are counted exactly by enumerating the outer values (sampled evenly
 beyond :data:`ENUMERATION_LIMIT` values).  Bounds that are not known constants
-take the measured average from a profile run when there is one, else the
-``default_trip_count`` of the options; :class:`TripCounter` records which.
+(after :mod:`.knownvalues` substituted the values the program fixes) are
+counted, in this order, with the values ``--trip-count NAME=N`` states (the
+loop counts as known), with the measured average from a profile run, with the
+program's default values (read-or-default: assumed), else with the
+``default_trip_count`` of the options; :class:`TripCounter` records which,
+and which variables the bounds use.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterator
 
 from .. import ir
 from ..ir.evaluate import eval_affine, trips
-from .model import AnalysisOptions
+from .model import AnalysisOptions, TripAssumption
 
 #: Outer-loop values enumerated exactly when counting triangular nests.
 ENUMERATION_LIMIT = 2048
@@ -89,25 +93,138 @@ def bounds_text(do: ir.Do) -> str:
     return ", ".join(parts)
 
 
-class TripCounter:
-    """Counts loop iterations, remembering which counts were assumed."""
+def bound_names(do: ir.Do, loop_vars=frozenset()) -> tuple[str, ...]:
+    """The variables the bounds of ``do`` use (``N``, ``GRID_POINTS(1)``,
+    ``ROWSTR(J)``), loop variables excluded, in order of appearance."""
+    from .text import expr_text
 
-    def __init__(self, options: AnalysisOptions):
+    out: list[str] = []
+
+    def visit(e: ir.Expr) -> None:
+        if isinstance(e, ir.Name):
+            if e.name not in loop_vars:
+                out.append(e.name)
+        elif isinstance(e, ir.Index):
+            out.append(expr_text(e))  # an element: its subscripts are not bounds
+        else:
+            for c in e.children():
+                visit(c)
+
+    for e in do.exprs():
+        visit(e)
+    return tuple(dict.fromkeys(out))
+
+
+def variable_key(name: str, subs: tuple[int, ...] = ()) -> str:
+    """A variable as ``--trip-count NAME=N`` names it: ``N``, ``GRID_POINTS(1)``, ``A(1,2)``."""
+    return f"{name}({','.join(str(s) for s in subs)})" if subs else name
+
+
+def _bind(do: ir.Do, values: dict[str, tuple[int, str]], env: dict[str, int]) -> tuple[ir.Do, list[str]]:
+    """``do`` with the variables of ``values`` (keys as the unit names them)
+    replaced in its bounds, except those ``env`` gives; and the keys used."""
+    used: list[str] = []
+
+    def fn(e: ir.Expr) -> ir.Expr:
+        key = None
+        if isinstance(e, ir.Name) and e.name not in env:
+            key = e.name
+        elif isinstance(e, ir.Index):
+            subs = tuple(ir.constant(x) for x in e.subscripts)
+            if all(v is not None for v in subs):
+                key = variable_key(e.name, subs)  # type: ignore[arg-type]
+        if key is not None and key in values:
+            used.append(key)
+            return ir.Const(values[key][0], ir.INTEGER)
+        return e
+
+    new = replace(do, start=ir.map_exprs(do.start, fn), end=ir.map_exprs(do.end, fn),
+                  step=ir.map_exprs(do.step, fn) if do.step is not None else None)
+    return new, list(dict.fromkeys(used))
+
+
+class TripCounter:
+    """Counts loop iterations, remembering which counts were assumed.
+
+    ``values`` (:class:`.knownvalues.UnitValues`) gives the values stated with
+    ``--trip-count NAME=N`` and the program's default values for the unit.
+    """
+
+    def __init__(self, options: AnalysisOptions, values=None):
         self.options = options
+        self.values = values
         self.assumed: dict[tuple[str, int], str] = {}
+        self.stated: dict[tuple[str, int], str] = {}
+        self.records: dict[tuple[str, int], tuple[ir.Do, str, float, str]] = {}  # do, source, trips, note
+
+    def _names(self, do: ir.Do) -> tuple[str, ...]:
+        return bound_names(do, self.values.loop_vars if self.values is not None else frozenset())
 
     def _unknown_trips(self, do: ir.Do) -> float:
         prof = self.options.profile
+        where = (do.span.file, do.span.first)
         key = f"{do.span.file}:{do.span.first}"
         if prof is not None and key in prof.loops:
-            self.assumed[(do.span.file, do.span.first)] = f"measured {prof.loops[key].trips:g}"
+            self.assumed[where] = f"measured {prof.loops[key].trips:g}"
+            self.records.pop(where, None)
             return prof.loops[key].trips
         n = self.options.default_trip_count
-        self.assumed[(do.span.file, do.span.first)] = f"assumed {n}"
+        names = self._names(do)
+        note = f"bounds use {', '.join(names)}" if names else ""
+        self.assumed[where] = f"assumed {n}" + (f" ({note})" if note else "")
+        self.records[where] = (do, "assumed", float(n), note)
         return float(n)
+
+    def _from_values(self, do: ir.Do, env: dict[str, int]) -> range | None:
+        """The loop's values with the stated values (known), else, unless a
+        profile measured the loop, with the program's defaults (assumed)."""
+        uv = self.values
+        where = (do.span.file, do.span.first)
+        if uv.stated:
+            bound, used = _bind(do, uv.stated, env)
+            r = loop_values(bound, env) if used else None
+            if r is not None:
+                self.stated[where] = ", ".join(uv.stated[k][1] for k in used)
+                self.assumed.pop(where, None)
+                self.records.pop(where, None)
+                return r
+        prof = self.options.profile
+        if not uv.default or (prof is not None and f"{do.span.file}:{do.span.first}" in prof.loops):
+            return None
+        both = {**uv.default, **uv.stated}
+        bound, used = _bind(do, both, env)
+        r = loop_values(bound, env) if used else None
+        if r is not None:
+            n = length_of(r)
+            note = "; ".join(both[k][1] for k in used)
+            self.assumed[where] = f"assumed {n} from {note}"
+            self.records[where] = (do, "default", float(n), note)
+        return r
 
     def known(self, do: ir.Do) -> bool:
         return (do.span.file, do.span.first) not in self.assumed
+
+    def describe(self, do: ir.Do) -> dict:
+        """Where the trip count of ``do`` comes from, as :class:`.model.LoopInfo` fields."""
+        where = (do.span.file, do.span.first)
+        if where in self.stated and where not in self.assumed:
+            return {"trip_source": "stated", "trip_names": (), "trip_note": self.stated[where]}
+        if where in self.assumed:
+            text = self.assumed[where]
+            rec = self.records.get(where)
+            source = "measured" if text.startswith("measured") else rec[1] if rec else "assumed"
+            return {"trip_source": source, "trip_names": self._names(do), "trip_note": rec[3] if rec else ""}
+        subst = self.values.substituted.get(where, ()) if self.values is not None else ()
+        return {"trip_source": "program", "trip_names": (), "trip_note": ", ".join(subst)}
+
+    def assumptions(self, procedure: str) -> tuple[TripAssumption, ...]:
+        """The loops counted so far whose trip counts are not known (measured ones excepted)."""
+        out = []
+        for where, (do, source, n, note) in sorted(self.records.items(), key=lambda kv: kv[0][1]):
+            if where in self.assumed:
+                out.append(TripAssumption(procedure, where[0], where[1], do.var, bounds_text(do), n, source,
+                                          self._names(do), note))
+        return tuple(out)
 
     def count(self, loops: tuple[ir.Do, ...], env: dict[str, int] | None = None) -> float:
         """Executions of the body of ``loops[-1]`` per execution of ``loops[0]``'s
@@ -117,6 +234,8 @@ class TripCounter:
             return 1.0
         do, rest = loops[0], loops[1:]
         values = loop_values(do, env)
+        if values is None and self.values is not None:
+            values = self._from_values(do, env)
         if values is None:
             return self._unknown_trips(do) * self.count(rest, env)
         if not rest:

@@ -45,6 +45,55 @@ class AnalysisOptions:
     default_trip_count: int = 100
     branch_probability: float = 0.5
     profile: ProfileData | None = None
+    #: values of variables the user states (``--trip-count NAME=N``):
+    #: ``(("NITER", 60), ("GRID_POINTS(1)", 12))``
+    trip_values: tuple[tuple[str, int], ...] = ()
+
+
+@dataclass(frozen=True)
+class KnownValue:
+    """An integer variable whose value is known or assumed when loops run
+    (:mod:`autodist.analysis.knownvalues`).
+
+    ``how``: "fixed" (every definition gives ``value``: substituted in the
+    program), "stated" (``--trip-count NAME=N``, or computed from such values)
+    or "default" (every definition gives ``value`` except READs: assumed, not
+    known).  ``name`` is as the first of ``units`` names it; ``set_at`` and
+    ``read_at`` are the ``file:line`` of its assignments and DATA, and of its
+    READs.
+    """
+
+    name: str
+    value: int
+    how: str
+    units: tuple[str, ...]
+    set_at: tuple[str, ...] = ()
+    read_at: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class TripAssumption:
+    """A DO loop whose trip count is not known: ``trips`` were assumed.
+
+    ``source``: "default" (from the program's default values of ``names``) or
+    "assumed" (``default_trip_count``); ``names`` are the variables its bounds
+    use (what ``--trip-count NAME=N`` can state); ``note`` says where the
+    value comes from.
+    """
+
+    procedure: str
+    file: str
+    line: int
+    var: str
+    bounds: str
+    trips: float
+    source: str
+    names: tuple[str, ...] = ()
+    note: str = ""
+
+    @property
+    def text(self) -> str:
+        return f"DO {self.var} = {self.bounds}"
 
 
 @dataclass(frozen=True)
@@ -127,6 +176,12 @@ class LoopInfo:
     #: parallel loops: the dependence tests that proved the reference pairs
     #: independent (names from analysis.dependence.TESTS, in its order)
     independent_by: tuple[str, ...] = ()
+    #: where the trip count comes from: "program" (its bounds), "stated"
+    #: (--trip-count NAME=N), "measured" (a profile), "default" (the program's
+    #: default values, see TripAssumption) or "assumed" (default_trip_count)
+    trip_source: str = "program"
+    trip_names: tuple[str, ...] = ()  # the variables the bounds use, when not known
+    trip_note: str = ""  # e.g. "GRID_POINTS(1)=12" substituted, or where an assumed value comes from
 
 
 @dataclass(frozen=True)
@@ -252,6 +307,8 @@ class ProcedureAnalysis:
     calls: tuple[tuple[str, int], ...]  # (callee, line) of every call site
     effects: Effects  # what a call of the procedure may read and modify
     invocations: float = 1.0  # calls of this procedure per run of the program
+    #: the DO loops (in phases and around them) whose trip counts are not known
+    trip_assumptions: tuple[TripAssumption, ...] = ()
 
     def executions(self, phase_id: int) -> float:
         """Executions of a phase per run of the program."""
@@ -268,6 +325,12 @@ class ProgramAnalysis:
     call_graph: tuple[tuple[str, str], ...]
     bottom_up: tuple[str, ...]  # callees before callers
     options: AnalysisOptions
+    #: integer variables the program fixes, states or defaults (knownvalues)
+    values: tuple[KnownValue, ...] = ()
+
+    @property
+    def trip_assumptions(self) -> tuple[TripAssumption, ...]:
+        return tuple(t for p in self.procedures for t in p.trip_assumptions)
 
     @cached_property
     def _by_name(self) -> dict[str, ProcedureAnalysis]:

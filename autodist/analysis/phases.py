@@ -9,6 +9,7 @@ Remapping is allowed only between phases.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from .. import ir
@@ -179,7 +180,8 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
             # averaged over the control loops around the phase (bounds may use their variables)
             trip = counter.average_trips(site.loops + in_phase, s)
             iters = _per_execution(counter, site.loops, in_phase + (s,))
-            loops.append(classify_loop(s, ctx.loops, uc, depth, parent, trip, counter.known(s), iters))
+            info = classify_loop(s, ctx.loops, uc, depth, parent, trip, counter.known(s), iters)
+            loops.append(dataclasses.replace(info, **counter.describe(s)))
         count = _per_execution(counter, site.loops, in_phase) * _branch_weight(ctx, counter)
         if isinstance(s, ir.Assign):
             value_reads = _array_reads(s.value, uc, line, loop_vars)

@@ -7,6 +7,7 @@ from dataclasses import replace
 from .. import ir
 from .callgraph import bottom_up, call_graph, check_arguments, check_recursion
 from .constprop import specialize
+from .knownvalues import Propagation, propagate
 from .substitute import forward_substitute
 from .controlflow import build_flow
 from .loops import TripCounter
@@ -52,13 +53,36 @@ def _read_elsewhere(unit: ir.Unit, readers: dict[ir.Slot, set[str]], commons: ir
     return frozenset(out)
 
 
+#: Rounds of constant propagation (dummies, then the variables the program
+#: fixes, then the dummies their values reach, ...).
+ROUNDS = 4
+
+
+def _known_values(program: ir.Program, options: AnalysisOptions) -> tuple[ir.Program, Propagation]:
+    """The program with constant dummies (:mod:`.constprop`) and the variables the
+    program fixes (:mod:`.knownvalues`) substituted, round after round while
+    either finds more; and the values found."""
+    program, _ = specialize(program)
+    substituted: dict = {}
+    for _ in range(ROUNDS):
+        new, known = propagate(program, options)
+        for name, uv in known.units.items():
+            substituted.setdefault(name, {}).update(uv.substituted)
+        if new is program:
+            break
+        program, _ = specialize(new)
+    for name, uv in known.units.items():
+        uv.substituted.update(substituted.get(name, {}))
+    return program, known
+
+
 def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> ProgramAnalysis:
     """Analyze every unit of ``program`` (callees first)."""
     options = options or AnalysisOptions()
     g = call_graph(program)
     check_recursion(program, g)
     check_arguments(program)
-    program, _constants = specialize(program)
+    program, known = _known_values(program, options)
     program = replace(program, units=tuple(forward_substitute(u) for u in program.units))
     order = bottom_up(g)
     commons = ir.common_layouts(program)
@@ -72,7 +96,7 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
         assert unit is not None
         effects[name] = summarize_effects(unit, effects, commons)
         uc = UnitContext(unit, effects, _read_elsewhere(unit, readers, commons))
-        counter = TripCounter(options)
+        counter = TripCounter(options, known.for_unit(name))
         sites = find_sites(unit.body, functions=functions)
         phases = tuple(build_phase(unit, uc, k + 1, site, counter) for k, site in enumerate(sites))
         phase_of = {id(site.stmt): k + 1 for k, site in enumerate(sites)}
@@ -83,6 +107,7 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
         results[name] = ProcedureAnalysis(
             name=unit.name, kind=unit.kind, span=unit.span, phases=phases, flow=flow,
             opaque=_opaque(unit), calls=calls, effects=effects[name],
+            trip_assumptions=counter.assumptions(unit.name),
         )
     # invocations per run, top-down from the main program (callers first)
     invocations = {n: 0.0 for n in order}
@@ -107,4 +132,5 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
         call_graph=tuple(sorted((a, b) for a, b in g.edges())),
         bottom_up=tuple(order),
         options=options,
+        values=known.values,
     )

@@ -8,6 +8,10 @@ bounds, subscripts, conditions, right-hand sides, nested blocks included) are
 replaced by ``e`` until ``S`` or a variable of ``e`` may be assigned again.
 Trip counts, triangular bounds and subscripts then become affine in loop
 variables, which the dependence tests and the cost model can use.
+A CALL or a reference to an external function may change COMMON variables,
+so definitions of COMMON variables, and definitions that read them, end
+there; EQUIVALENCEd scalars (another name may change them) are never
+substituted.
 The rewritten IR is only analyzed; the source text is never changed.
 """
 
@@ -25,7 +29,7 @@ def _replace(expr: ir.Expr, defs: dict[str, ir.Expr]) -> ir.Expr:
     return ir.map_exprs(expr, lambda e: defs.get(e.name, e) if isinstance(e, ir.Name) else e)
 
 
-def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt:
+def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: "_Scalars") -> ir.Stmt:
     """Replace reads of ``defs`` in ``s`` (its own expressions and nested blocks)."""
     if not defs and not s.blocks():
         return s
@@ -36,7 +40,7 @@ def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt
         return dataclasses.replace(s, target=target, value=_replace(s.value, defs))
     if isinstance(s, (ir.Do, ir.DoWhile)):
         # the body runs again and again: nothing it (re)assigns keeps its value
-        changed = scalars_assigned(s.body) | ({s.var} if isinstance(s, ir.Do) else set())
+        changed = ints.changed_by(s.body) | ({s.var} if isinstance(s, ir.Do) else set())
         inner = {k: v for k, v in defs.items() if k not in changed and not (ir.names(v) & changed)}
     if isinstance(s, ir.Do):
         return dataclasses.replace(
@@ -64,7 +68,7 @@ def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: set[str]) -> ir.Stmt
     return s
 
 
-def _block(stmts: tuple[ir.Stmt, ...], defs: dict[str, ir.Expr], ints: set[str]) -> tuple[ir.Stmt, ...]:
+def _block(stmts: tuple[ir.Stmt, ...], defs: dict[str, ir.Expr], ints: "_Scalars") -> tuple[ir.Stmt, ...]:
     defs = dict(defs)
     out: list[ir.Stmt] = []
     sources: dict[int, list[int]] = {}
@@ -83,19 +87,49 @@ def _block(stmts: tuple[ir.Stmt, ...], defs: dict[str, ir.Expr], ints: set[str])
                     defs = {k: v for k, v in defs.items() if after[j].get(k) == v}
         new = _subst_stmt(s, defs, ints)
         out.append(new)
-        killed = scalars_assigned((s,))
+        killed = ints.changed_by((s,))
         defs = {k: v for k, v in defs.items() if k not in killed and not (ir.names(v) & killed)}
         if isinstance(new, ir.Assign) and isinstance(new.target, ir.Name):
             name = new.target.name
             value = new.value
             a = ir.affine(value)
-            if a is not None and name in ints and name not in ir.names(value):
+            if (a is not None and name in ints.ints and name not in ir.names(value)
+                    and not ({name} | ir.names(value)) & ints.aliased):
                 defs[name] = value
         after.append(dict(defs))
     return tuple(out)
 
 
+@dataclasses.dataclass(frozen=True)
+class _Scalars:
+    """``ints``: the integer scalars that may be substituted; ``common``: the
+    COMMON variables (a call may change them); ``aliased``: the EQUIVALENCEd
+    ones (an assignment to another name may change them)."""
+
+    ints: frozenset[str]
+    common: frozenset[str]
+    aliased: frozenset[str]
+
+    def changed_by(self, stmts: tuple[ir.Stmt, ...]) -> set[str]:
+        """The scalars ``stmts`` may change."""
+        out = scalars_assigned(stmts)
+        if any(_calls(x) for x in ir.walk(stmts)):
+            out |= self.common
+        return out
+
+
+def _calls(s: ir.Stmt) -> bool:
+    """Does ``s`` itself (not its nested blocks) call a procedure?"""
+    if isinstance(s, ir.Call):
+        return True
+    return any(isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL for e in s.exprs() for x in e.walk())
+
+
 def forward_substitute(unit: ir.Unit) -> ir.Unit:
     """The unit with affine scalar definitions substituted forward."""
-    ints = {sym.name for sym in unit.symbols if not sym.is_array and sym.type.base == "integer"}
-    return dataclasses.replace(unit, body=_block(unit.body, {}, ints))
+    scalars = _Scalars(
+        ints=frozenset(sym.name for sym in unit.symbols if not sym.is_array and sym.type.base == "integer"),
+        common=frozenset(sym.name for sym in unit.symbols if sym.common is not None),
+        aliased=frozenset(sym.name for sym in unit.symbols if sym.equivalenced),
+    )
+    return dataclasses.replace(unit, body=_block(unit.body, {}, scalars))

@@ -12,11 +12,11 @@ def configure(parser) -> None:
     common.add_source_args(parser)
     common.add_profile_data_arg(parser)
     parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
-    parser.add_argument("--trip-count", type=int, default=None, metavar="N",
-                        help="trip count assumed for loops with unknown bounds (default 100)")
+    common.add_trip_count_arg(parser)
 
 
 def run(args) -> int:
+    common.trip_counts(args)  # checked before anything is read
     pipe = common.pipeline(args)
     an = pipe.analysis()
     if args.format == "json":

@@ -17,6 +17,7 @@ from . import common, explain
 
 def configure(parser) -> None:
     common.add_source_args(parser)
+    common.add_trip_count_arg(parser)
     common.add_machine_args(parser, "number of processors (default: the profile's)")
     common.add_mapping_args(parser)
     common.add_profile_data_arg(parser)
@@ -117,5 +118,11 @@ def run(args) -> int:
               + (f" to {args.output}" if args.output else ""), file=sys.stderr)
     for note in () if args.quiet else result.notes:
         print(f"autodist: note: {note}", file=sys.stderr)
+    if not args.quiet:
+        from ..report.analysis import unknown_trips_text
+
+        for line in unknown_trips_text(an, limit=6):
+            print(f"autodist: note: {line.strip()}" if not line.startswith(" ") else f"autodist:   {line.strip()}",
+                  file=sys.stderr)
     common.report_stages(pipe, args)
     return 0

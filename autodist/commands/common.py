@@ -90,18 +90,61 @@ def read_sources(args):
     return program
 
 
+def add_trip_count_arg(parser) -> None:
+    parser.add_argument("--trip-count", dest="trip_count", action="append", default=[], metavar="N|NAME=N",
+                        help="N: the trip count assumed for loops whose bounds are not known (default: the "
+                             "profile's, 100); NAME=N: the value of variable NAME (a scalar, or an element "
+                             "ARRAY(k)) when the loops run, so loops whose bounds use it are known (repeatable)")
+
+
+#: The largest value ``--trip-count NAME=N`` may state.
+MAX_STATED = 10**18
+
+
+def trip_counts(args) -> tuple[int | None, tuple[tuple[str, int], ...]]:
+    """``--trip-count`` checked: (the default trip count or None, the stated
+    ``(NAME, value)`` pairs, NAME in upper case as ``A(1,2)``)."""
+    from ..analysis.knownvalues import parse_name
+    from ..machine import MAX_TRIP_COUNT
+
+    default = None
+    stated: dict[str, int] = {}
+    for text in getattr(args, "trip_count", None) or ():
+        text = str(text)
+        name, eq, value = text.rpartition("=")
+        try:
+            n = int(value.strip())
+        except ValueError:
+            n = None
+        if not eq:
+            if n is None or not 1 <= n <= MAX_TRIP_COUNT:
+                raise UsageError(f"--trip-count must be an integer from 1 to {MAX_TRIP_COUNT} or NAME=N, "
+                                 f"got {text!r}")
+            default = n
+            continue
+        parsed = parse_name(name)
+        if parsed is None or n is None or abs(n) > MAX_STATED:
+            raise UsageError(f"--trip-count: expected NAME=N with NAME a variable or an array element "
+                             f"ARRAY(k) and N an integer, got {text!r}")
+        key = parsed[0] + (f"({','.join(str(k) for k in parsed[1])})" if parsed[1] else "")
+        stated[key] = n
+    return default, tuple(stated.items())
+
+
 def analysis_options(args, machine=None) -> AnalysisOptions:
-    trip = getattr(args, "trip_count", None)
-    if trip is not None and trip < 1:
-        raise UsageError("--trip-count must be a positive integer")
-    default_trip = trip or (machine.default_trip_count if machine else 100)
+    """The analysis options of a command: ``--trip-count N`` (only without a machine
+    profile: :func:`load_machine` puts it into the profile), ``--trip-count
+    NAME=N`` and ``--profile``."""
+    trip, stated = trip_counts(args)
+    default_trip = machine.default_trip_count if machine else (trip or 100)
     branch = machine.branch_probability if machine else 0.5
     profile = None
     if getattr(args, "profile", None):
         from ..analysis.profiledata import load_profile_data
 
         profile = load_profile_data(args.profile)
-    return AnalysisOptions(default_trip_count=default_trip, branch_probability=branch, profile=profile)
+    return AnalysisOptions(default_trip_count=default_trip, branch_probability=branch, profile=profile,
+                           trip_values=stated)
 
 
 def add_machine_args(parser, procs_help: str = "number of processors (default: the profile's)") -> None:
@@ -111,16 +154,20 @@ def add_machine_args(parser, procs_help: str = "number of processors (default: t
 
 
 def load_machine(args):
-    """The machine profile named by --machine, or the bundled default; says
-    which one is used (stderr) unless --quiet."""
+    """The machine profile named by --machine, or the bundled default, with
+    ``--trip-count N`` as its ``default_trip_count``; says which one is used
+    (stderr) unless --quiet."""
     import sys
 
     from ..machine import resolve_profile
 
+    trip, _ = trip_counts(args)  # checked before anything is read
     profile, default = resolve_profile(getattr(args, "machine", None))
     if not getattr(args, "quiet", False):
         how = "bundled default" if default else "profile"
         print(f"autodist: machine {profile.name} ({how}: {profile.source})", file=sys.stderr)
+    if trip is not None:  # --trip-count N: the profile's assumption (a sweep may vary it)
+        profile = profile.replace(default_trip_count=trip)
     return profile
 
 

@@ -17,7 +17,6 @@ from pathlib import Path
 from .. import ir
 from ..errors import UsageError
 from ..fileio import write_atomically, write_bytes_atomically
-from ..machine import MAX_TRIP_COUNT
 from . import common
 
 #: Names accepted by --assumptions besides the profile keys.
@@ -40,8 +39,7 @@ def configure(parser) -> None:
     common.add_machine_args(parser, "number of processors (default: the profile's)")
     common.add_mapping_args(parser)
     common.add_profile_data_arg(parser)
-    parser.add_argument("--trip-count", dest="assumed_trip_count", type=int, default=None, metavar="N",
-                        help="trip count assumed for loops with unknown bounds (default: the profile's, 100)")
+    common.add_trip_count_arg(parser)
     parser.add_argument("--mode", choices=("static", "dynamic", "best"), default=None,
                         help="which solution to explain (default: the profile's mode, usually best)")
     parser.add_argument("--html", metavar="OUT.html", default=None,
@@ -53,15 +51,9 @@ def configure(parser) -> None:
 
 
 def base_machine(args):
-    """The profile, with ``--trip-count`` as its ``default_trip_count`` (so that
+    """The profile, with ``--trip-count N`` as its ``default_trip_count`` (so that
     the trip count is an assumption like the others)."""
-    machine = common.load_machine(args)
-    trip = getattr(args, "assumed_trip_count", None)
-    if trip is not None:
-        if not 1 <= trip <= MAX_TRIP_COUNT:
-            raise UsageError(f"--trip-count must be an integer from 1 to {MAX_TRIP_COUNT}, got {trip}")
-        machine = machine.replace(default_trip_count=trip)
-    return machine
+    return common.load_machine(args)
 
 
 def one_procs(args, machine, command: str = "explain") -> int:

@@ -20,6 +20,7 @@ from . import common
 
 def configure(parser) -> None:
     common.add_source_args(parser)
+    common.add_trip_count_arg(parser)
     common.add_machine_args(parser, "processor counts: 16, 1,2,4,8 or 1-32 (several make an axis; "
                                     "default: the profile's)")
     parser.add_argument("--vary", action="append", default=[], metavar="KEY=VALUES",

@@ -144,7 +144,8 @@ class ProcedureDatabase:
             "procs": opt.nranks,
             "semantics": opt.semantics,
             "options": [opt.an.options.default_trip_count, opt.an.options.branch_probability,
-                        opt.an.options.profile.source if opt.an.options.profile else None],
+                        opt.an.options.profile.source if opt.an.options.profile else None,
+                        list(opt.an.options.trip_values)],
             "statics": [s.describe() + repr(s.evaluation.mapping.layouts) for s in opt.statics],
         }
         return hashlib.sha256(json.dumps(context, sort_keys=True, default=str).encode()).hexdigest()

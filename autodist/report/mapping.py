@@ -9,6 +9,7 @@ from ..hpf.emit import _align_parts, directive_text
 from ..layout.model import Layout
 from ..mapping.model import PhaseCost
 from ..mapping.plan import Plan, Solution
+from .analysis import unknown_trips_json, values_json
 
 
 def align_text(name: str, lay: Layout, template: str = "T") -> str:
@@ -135,6 +136,8 @@ def plan_json(plan: Plan, mode: str, machine_source: str) -> dict[str, Any]:
         "dynamic": {"total_cost": plan.dynamic.total, "description": plan.dynamic.describe()},
         "candidates": candidates_json(plan),
         "replicated": [{"array": a, "reason": r} for a, r in plan.alignment.replicated],
+        "values": values_json(plan.analysis),
+        "unknown_trip_counts": unknown_trips_json(plan.analysis),
     }
 
 

@@ -200,7 +200,8 @@ def test_a_bigger_program_page_finds_every_phase_and_array(tmp_path, capsys):
     # a template smaller than the processors is still distributed over fewer of
     # them, so what stays replicated does for its cost
     assert {r["category"] for r in doc["replicated"]} == {"cost"}
-    assert len(doc["unknown_trip_counts"]) == 30 and "Loops with unknown trip counts" in page.words
+    # the bounds come from PARAMETERs copied into COMMON (GRID_POINTS(1) = PROBLEM_SIZE): all known
+    assert doc["unknown_trip_counts"] == [] and "every trip count is known" in page.words
     # a timeline per solution shown (the other one too when they differ)
     assert {p.name for p in pngs.iterdir()} == {f"timeline-{x['kind']}.png" for x in doc["timelines"]}
     pixels = png(pngs / f"timeline-{t['kind']}.png")

@@ -1,0 +1,376 @@
+"""Trip counts the program fixes (issue 12, item 3): values propagated through
+COMMON, DATA and calls; read-or-default values assumed and said; values stated
+with --trip-count NAME=N."""
+
+from __future__ import annotations
+
+import pytest
+
+from autodist import ir
+from autodist.analysis import AnalysisOptions, analyze
+from autodist.errors import UsageError
+from autodist.frontend import read_program, read_text
+
+from ..conftest import PROGRAMS
+
+TRIPS = PROGRAMS / "trips"
+
+
+def _loops(an, unit: str):
+    return {lp.line: lp for ph in an.procedure(unit).phases for lp in ph.loops}
+
+
+def _value(an, name: str):
+    return {v.name: v for v in an.values}.get(name)
+
+
+def test_an_init_routine_copying_parameters_into_common_fixes_the_bounds():
+    an = analyze(read_program([TRIPS / "grid_init.f"], include_dirs=[TRIPS]))
+    relax = _loops(an, "RELAX")
+    assert {lp.trip_count for lp in relax.values()} == {22}  # DO K = 2, GRID_POINTS(3) - 1 with 24
+    assert all(lp.trip_known and lp.trip_source == "program" for lp in relax.values())
+    assert relax[57].trip_note == "GRID_POINTS(3)=24" and relax[57].bounds == "2, 23"
+    assert {(v.name, v.value, v.how) for v in an.values} >= {
+        ("GRID_POINTS(1)", 24, "fixed"), ("GRID_POINTS(3)", 24, "fixed"), ("NITER", 8, "fixed")}
+    assert _value(an, "NITER").set_at == ("grid_init.f:31",)
+    # the time-step count: RELAX runs NITER = 8 times
+    assert an.procedure("RELAX").invocations == 8
+    # the assignments themselves are kept
+    setup = an.program.unit("SETUP")
+    assert any(isinstance(s, ir.Assign) and isinstance(s.target, ir.Index) for s in setup.body)
+
+
+def test_a_common_scalar_modified_in_a_loop_stays_unknown():
+    an = analyze(read_program([TRIPS / "grid_init.f"], include_dirs=[TRIPS]))
+    (lp,) = _loops(an, "RELAX3").values()  # DO I = 1, NCALLS: NCALLS = NCALLS + 1 in RELAX
+    assert (lp.trip_count, lp.trip_known, lp.trip_source, lp.trip_names) == (100, False, "assumed", ("NCALLS",))
+    assert _value(an, "NCALLS") is None
+    (t,) = an.trip_assumptions
+    assert (t.procedure, t.line, t.names, t.trips, t.source) == ("RELAX3", 18, ("NCALLS",), 100, "assumed")
+
+
+def test_data_statements_and_block_data_fix_the_bounds():
+    an = analyze(read_program([TRIPS / "data_bounds.f"]))
+    smooth = _loops(an, "SMOOTH")
+    assert [lp.trip_count for lp in sorted(smooth.values(), key=lambda lp: lp.line)] == [62, 6]
+    assert all(lp.trip_known for lp in smooth.values())
+    assert an.procedure("SMOOTH").flow.assumptions == ()  # DO ISWEEP = 1, NSWEEP with DATA NSWEEP /3/
+    assert {(v.name, v.value) for v in an.values} == {("NCELL", 64), ("NSPEC", 6), ("NSWEEP", 3)}
+    assert an.trip_assumptions == ()
+
+
+def test_read_or_default_values_are_assumed_not_known():
+    an = analyze(read_program([TRIPS / "read_default.f"]))
+    main = _loops(an, "SSOR2")
+    # DO J = JST, JEND with JEND = NY - 1, NY = NY0, NY0 read or 32
+    assert (main[22].trip_count, main[22].trip_known, main[22].trip_source) == (30, False, "default")
+    assert main[22].trip_names == ("JEND",) and "JEND = 31" in main[22].trip_note
+    assert (main[16].trip_count, main[16].trip_source) == (32, "default")
+    assert _value(an, "IST").how == "fixed" and main[23].bounds == "2, IEND"
+    itmax = _value(an, "ITMAX")
+    assert (itmax.value, itmax.how, itmax.read_at) == (50, "default", ("read_default.f:43",))
+    (note,) = an.procedure("SSOR2").flow.assumptions
+    assert note.startswith("DO ISTEP at line 21: trip count assumed 50 from the program's default ITMAX = 50")
+    assert an.procedure("SSOR2").executions(3) == 50
+    assert {t.line: t.source for t in an.trip_assumptions} == {16: "default", 17: "default", 21: "default",
+                                                               22: "default", 23: "default"}
+
+
+BRANCH = """\
+      PROGRAM SWEEP
+      INTEGER NB, NS, NX, K, I
+      COMMON /BLK/ NB, NS, NX
+      REAL A(1000)
+      COMMON /ARR/ A
+      CALL SETUP(0)
+      DO 10 K = 1, NB
+      DO 10 I = 1, NS
+         A(I + 64*(K-1)) = 0.0
+   10 CONTINUE
+      DO 20 I = 1, NX
+         A(I) = A(I) + 1.0
+   20 CONTINUE
+      END
+
+      SUBROUTINE SETUP(IVERB)
+      INTEGER IVERB
+      INTEGER NB, NS, NX
+      COMMON /BLK/ NB, NS, NX
+      IF (IVERB .GT. 0) THEN
+         WRITE (*, *) 'blocked sweeps'
+         NB = 8
+         NS = 64
+      ELSE
+         NB = 8
+         NS = 32
+      END IF
+      READ (*, *) NX
+      END
+"""
+
+
+def test_a_value_set_on_every_path_is_known_and_different_values_are_not():
+    an = analyze(read_text(BRANCH, "sweep.f"))
+    lps = _loops(an, "SWEEP")
+    assert (lps[7].trip_count, lps[7].trip_known) == (8, True)  # NB = 8 on both paths
+    assert (lps[8].trip_count, lps[8].trip_known, lps[8].trip_names) == (100, False, ("NS",))  # 64 or 32
+    # a value READ from input, with no default, stays unknown
+    assert (lps[11].trip_count, lps[11].trip_source, lps[11].trip_names) == (100, "assumed", ("NX",))
+
+
+def test_values_stated_with_trip_count_name_make_loops_known():
+    opts = AnalysisOptions(trip_values=(("NX", 500), ("NS", 48)))
+    an = analyze(read_text(BRANCH, "sweep.f"), opts)
+    lps = _loops(an, "SWEEP")
+    assert (lps[11].trip_count, lps[11].trip_known, lps[11].trip_source) == (500, True, "stated")
+    assert lps[11].trip_note == "--trip-count NX=500"
+    assert (lps[8].trip_count, lps[8].trip_known) == (48, True)
+    assert an.trip_assumptions == ()
+    # stated values are not substituted: the program the other stages see is the program's
+    assert an.procedure("SWEEP").phases[-1].loops[0].bounds == "1, NX"
+    assert ("NX", 500, "stated") in {(v.name, v.value, v.how) for v in an.values}
+
+
+def test_a_stated_value_reaches_what_is_computed_from_it():
+    src = """\
+      PROGRAM SHALOW
+      INTEGER M, N, MP1, NP1, I, J
+      COMMON /CONS/ M, N, MP1, NP1
+      REAL U(513, 513)
+      COMMON /FLD/ U
+      READ (5, *) M
+      READ (5, *) N
+      MP1 = M + 1
+      NP1 = N + 1
+      DO 10 J = 1, NP1
+      DO 10 I = 1, MP1
+         U(I, J) = 0.0
+   10 CONTINUE
+      END
+"""
+    an = analyze(read_text(src, "shalow.f"), AnalysisOptions(trip_values=(("M", 256), ("N", 128))))
+    lps = _loops(an, "SHALOW")
+    assert (lps[10].trip_count, lps[11].trip_count) == (129, 257)
+    assert all(lp.trip_source == "stated" for lp in lps.values())
+    plain = _loops(analyze(read_text(src, "shalow.f")), "SHALOW")
+    # NP1 = N + 1 is substituted forward: the bound to state is N
+    assert (plain[10].trip_count, plain[10].bounds, plain[10].trip_names) == (100, "1, N+1", ("N",))
+
+
+@pytest.mark.parametrize("name, message", [
+    ("NQ", "the program has no integer variable NQ"),
+    ("A", "A is not an integer variable"),
+    ("NB(2)", "NB is not an array"),
+])
+def test_a_stated_name_the_program_does_not_have_is_a_usage_error(name, message):
+    with pytest.raises(UsageError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        analyze(read_text(BRANCH, "sweep.f"), AnalysisOptions(trip_values=((name, 4),)))
+
+
+CALLS = """\
+      PROGRAM DRIVER
+      INTEGER N, M, K, I
+      COMMON /SZ/ N, M, K
+      REAL A(200)
+      COMMON /ARR/ A
+      N = 50
+      M = 60
+      K = 70
+      CALL SHOW(N)
+      CALL GETSZ(M)
+      CALL INC
+      DO 10 I = 1, N
+   10 A(I) = 1.0
+      DO 20 I = 1, M
+   20 A(I) = 2.0
+      DO 30 I = 1, K
+   30 A(I) = 3.0
+      CALL WORK(N)
+      END
+
+      SUBROUTINE SHOW(L)
+      INTEGER L
+      WRITE (*, *) L
+      END
+
+      SUBROUTINE GETSZ(L)
+      INTEGER L
+      L = L + 10
+      END
+
+      SUBROUTINE INC
+      INTEGER N, M, K
+      COMMON /SZ/ N, M, K
+      CALL BUMP(K)
+      END
+
+      SUBROUTINE BUMP(J)
+      INTEGER J
+      J = 70
+      END
+
+      SUBROUTINE WORK(L)
+      INTEGER L, I
+      REAL A(200)
+      COMMON /ARR/ A
+      DO 40 I = 1, L
+   40 A(I) = A(I) * 2.0
+      END
+"""
+
+
+def test_calls_that_may_write_an_actual_make_it_unknown():
+    an = analyze(read_text(CALLS, "driver.f"))
+    lps = _loops(an, "DRIVER")
+    assert (lps[12].trip_count, lps[12].trip_known) == (50, True)  # SHOW only reads N
+    assert (lps[14].trip_count, lps[14].trip_known) == (100, False)  # GETSZ writes M
+    # BUMP writes K through INC's CALL BUMP(K): a definition by a call, its value not followed
+    assert (lps[16].trip_count, lps[16].trip_known) == (100, False)
+    # N reaches WORK's dummy: constant propagation after the COMMON values
+    (work,) = _loops(an, "WORK").values()
+    assert (work.trip_count, work.trip_known) == (50, True)
+
+
+def test_equivalenced_common_is_never_known():
+    src = """\
+      PROGRAM EQ
+      INTEGER N, I, IW(2)
+      COMMON /SZ/ N
+      REAL A(100)
+      EQUIVALENCE (IW(1), N)
+      N = 10
+      IW(1) = 20
+      DO 10 I = 1, N
+   10 A(I) = 0.0
+      WRITE (*, *) A(1)
+      END
+"""
+    lps = _loops(analyze(read_text(src, "eq.f")), "EQ")
+    assert [lp.trip_known for lp in lps.values()] == [False]
+
+
+PASSED = """\
+      PROGRAM QUAD
+      EXTERNAL FCN
+      REAL S, Q
+      S = FCN(10)
+      CALL INTEG(FCN, Q)
+      WRITE (*, *) S, Q
+      END
+
+      SUBROUTINE INTEG(F, Q)
+      REAL F, Q
+      EXTERNAL F
+      Q = F(20) + F(30)
+      END
+
+      REAL FUNCTION FCN(N)
+      INTEGER N, I
+      REAL A(100)
+      COMMON /W/ A
+      FCN = 0.0
+      DO 10 I = 1, N
+   10 FCN = FCN + A(I)
+      END
+"""
+
+
+def test_a_procedure_passed_as_an_argument_keeps_its_dummies_unknown():
+    # FCN(10) is its only direct call, but INTEG calls it as F(20) and F(30)
+    an = analyze(read_text(PASSED, "quad.f"))
+    (lp,) = _loops(an, "FCN").values()
+    assert (lp.trip_known, lp.bounds) == (False, "1, N")
+
+
+def test_a_dummy_takes_the_value_every_call_passes():
+    src = """\
+      PROGRAM OCEAN
+      INTEGER N1, N1H
+      COMMON /OPT/ N1
+      COMMON /NUM/ N1H
+      CALL START(128)
+      N1H = N1 / 2
+      CALL PRNT(N1H)
+      CALL PRNT(N1H)
+      END
+
+      SUBROUTINE START(NX)
+      INTEGER NX, N1
+      COMMON /OPT/ N1
+      N1 = NX
+      END
+
+      SUBROUTINE PRNT(NH)
+      INTEGER NH, N1, I
+      COMMON /OPT/ N1
+      REAL R(256)
+      COMMON /FLD/ R
+      N1 = NH + NH
+      DO 10 I = 1, N1, 4
+   10 WRITE (*, *) R(I)
+      DO 20 I = 1, NH
+   20 R(I) = 0.0
+      END
+"""
+    # N1 = 128 (START), N1H = N1/2, PRNT's NH = N1H, N1 = NH + NH: one consistent value each
+    an = analyze(read_text(src, "ocean.f"))
+    assert {(v.name, v.value) for v in an.values} >= {("N1", 128), ("N1H", 64), ("NH", 64)}
+    assert [lp.trip_count for lp in _loops(an, "PRNT").values()] == [32, 64]
+
+
+def test_storage_associated_common_is_followed_by_offset():
+    src = """\
+      PROGRAM MAIN
+      INTEGER N1H, N1Q, N2P, N2PD
+      COMMON /NMBRS/ N1H, N1Q, N2P, N2PD
+      N1H = 64
+      N1Q = 32
+      N2P = 129
+      N2PD = 258
+      CALL WORK
+      END
+
+      SUBROUTINE WORK
+      INTEGER NSKIP(2), N2P, NDUMMY, I
+      COMMON /NMBRS/ NSKIP, N2P, NDUMMY
+      REAL X(300)
+      COMMON /FLD/ X
+      DO 10 I = 1, N2P
+   10 X(I) = 0.0
+      DO 20 I = 1, NSKIP(2)
+   20 X(I) = 1.0
+      END
+
+      SUBROUTINE OTHER
+      REAL R(2)
+      INTEGER M, N2PD
+      COMMON /NMBRS/ R, M, N2PD
+      R(1) = 0.5
+      END
+"""
+    an = analyze(read_text(src, "assoc.f"))
+    lps = _loops(an, "WORK")
+    # N2P is an integer at byte 8 in every declaration; NSKIP(2) shares its bytes with a REAL R(2) of OTHER
+    assert (lps[16].trip_count, lps[16].trip_known) == (129, True)
+    assert (lps[18].trip_count, lps[18].trip_known) == (100, False)
+
+
+def test_iostat_and_inquire_results_are_definitions():
+    src = """\
+      PROGRAM INQ
+      INTEGER IOS, NREC, I
+      REAL A(100)
+      LOGICAL THERE
+      IOS = 5
+      NREC = 20
+      INQUIRE (FILE='a.dat', EXIST=THERE, RECL=NREC)
+      OPEN (UNIT=3, FILE='a.dat', IOSTAT=IOS)
+      DO 10 I = 1, IOS
+   10 A(I) = 0.0
+      DO 20 I = 1, NREC
+   20 A(I) = 1.0
+      WRITE (*, *) A(1)
+      END
+"""
+    lps = _loops(analyze(read_text(src, "inq.f")), "INQ")
+    assert [lp.trip_known for lp in lps.values()] == [False, False]
