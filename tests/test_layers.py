@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parent.parent / "autodist"
 ALLOWED = {
     "ir": set(),
     "errors": set(),
+    "keys": set(),
     "frontend": {"ir", "errors"},
     "layout": {"ir", "errors"},
     "hpf": {"ir", "errors", "layout"},
@@ -23,7 +24,7 @@ ALLOWED = {
     "runtime": {"ir", "errors", "frontend", "hpf", "analysis", "layout", "owner", "fileio"},
 }
 #: modules every layer may use
-UTILITIES = {"errors", "fileio"}
+UTILITIES = {"errors", "fileio", "keys"}
 RUNTIME_ORDER = ["fortran", "comm", "codegen", "spmd", "job"]
 
 

@@ -26,6 +26,8 @@ from dataclasses import dataclass, field
 from math import prod
 from typing import Union
 
+from ..keys import cached_hash
+
 from .formats import Format
 
 
@@ -69,6 +71,7 @@ Target = Union[Axis, Replicated, Fixed]
 REPLICATED = Replicated()
 
 
+@cached_hash
 @dataclass(frozen=True)
 class Layout:
     """Where every element of one array lives.  See the module docstring."""

@@ -31,6 +31,7 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from ..keys import cached_hash
 from .periodic import Labeling
 
 Run = tuple[int, int]
@@ -474,6 +475,7 @@ def _intersect_runs(a0: np.ndarray, a1: np.ndarray, b0: np.ndarray, b1: np.ndarr
     return s[keep], e[keep]
 
 
+@cached_hash
 @dataclass(frozen=True)
 class Section:
     """A rectangular section of an array: one :class:`IndexSet` per dimension."""

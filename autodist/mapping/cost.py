@@ -36,6 +36,7 @@ from ..owner.images import reference_image
 from ..owner.iterations import (
     Loop,
     Partition,
+    REPLICATED_EXECUTION,
     count_iterations,
     phase_loops,
     rank_iterations,
@@ -144,12 +145,19 @@ def phase_cost(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     return price(phase_work(phase, layouts, facts, nranks), machine)
 
 
-def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayFacts], nranks: int) -> PhaseWork:
+def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayFacts], nranks: int,
+               memo: dict | None = None) -> PhaseWork:
     """What one execution of a loop phase does under a mapping.
 
     ``layouts`` and ``facts`` are keyed by the array names used in the phase;
-    arrays without a layout are held whole by every rank.
+    arrays without a layout are held whole by every rank.  ``memo``: a dict
+    kept by the caller for this phase (same facts and rank count) across
+    mappings: what a rank executes of a statement depends only on the layout
+    of the statement's home array, and what it receives of an array only on
+    that array's layout and the sections it reads.
     """
+    if memo is None:
+        memo = {}
     layouts = without_private(phase, {a: l for a, l in layouts.items() if a in facts})
     loops = phase_loops(phase)
     parts = statement_partitions(phase, layouts, nranks)
@@ -162,26 +170,23 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     any_distributed = any(l.nprocs > 1 for l in layouts.values())
     rep = rank_classes(phase, layouts, loops, nranks)
     reps = sorted(set(rep))
-    for pat, part in zip(phase.patterns, parts):
+    for i, (pat, part) in enumerate(zip(phase.patterns, parts)):
         counts = [0.0] * nranks
-        full = None
+        home = layouts.get(part.home) if part.home is not None else None
         for rank in reps:
-            vals = rank_iterations(pat, part, layouts, nranks, rank, loops)
-            if vals is None:
-                continue
-            n = count_iterations(pat, loops, vals)
+            key = ("exec", i, part, home, rank)
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = _executes(pat, part, layouts, facts, nranks, rank, loops)
+            n, reads = got
             counts[rank] = n
-            if n == 0:
-                continue
-            for acc in pat.rhs:
-                if acc.array not in facts:
-                    continue
-                sec = reference_image(acc, vals, facts[acc.array].bounds)
-                if sec:
-                    needs[rank].setdefault(acc.array, []).append((sec, pat, acc))
+            for j, array, sec in reads:
+                needs[rank].setdefault(array, []).append((sec, i, j))
         counts = [counts[rep[r]] for r in range(nranks)]
-        full_vals = rank_iterations(pat, Partition(None, (), (), ()), layouts, nranks, 0, loops) or {}
-        full = count_iterations(pat, loops, full_vals)
+        full = memo.get(("full", i))
+        if full is None:
+            full_vals = rank_iterations(pat, REPLICATED_EXECUTION, layouts, nranks, 0, loops) or {}
+            full = memo[("full", i)] = count_iterations(pat, loops, full_vals)
         weight = pat.count / full if full else 0.0
         crit, par = _statement_time(pat, part, counts, layouts, nranks, loops)
         crit_flops += crit * weight * pat.flops
@@ -213,21 +218,14 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
             lay = layouts.get(array)
             if lay is None:
                 continue  # held whole by every rank
-            own = ownership(lay, nranks)
-            held = own.owned(rank) if own.holds(rank) else None
-            # what is not wholly held, each distinct box once
-            items = [it for it in {it[0]: it for it in items}.values()
-                     if held is None or not it[0].issubset(held)]
-            if not items:
-                continue
-            boxes = _dedupe([s for s, _, _ in items])
-            missing = _count_missing(boxes, held)
-            if missing == 0:
-                continue
-            size = facts[array].elem_size
-            per_rank_bytes[rank] += missing * size
-            per_rank_msgs[rank] += _senders(boxes, held, own, rank)
-            for (routine, dim), n in _attribute(items, held, lay, own, phase).items():
+            key = ("recv", array, lay, rank, tuple(items))
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = _receives(phase, array, lay, items, facts, nranks, rank)
+            nbytes, msgs, attributed = got
+            per_rank_bytes[rank] += nbytes
+            per_rank_msgs[rank] += msgs
+            for (routine, dim), n in attributed:
                 attributions[rank].setdefault((routine, array, dim), [0, 0])[0] += n
     per_rank_bytes = [per_rank_bytes[rep[r]] for r in range(nranks)]
     per_rank_msgs = [per_rank_msgs[rep[r]] for r in range(nranks)]
@@ -253,6 +251,47 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
         replicated=tuple(dict.fromkeys(replicated_notes)),
         elements_per_array=tuple(sorted(per_array.items())),
     )
+
+
+def _executes(pat: RefPattern, part: Partition, layouts: dict[str, Layout], facts: dict[str, ArrayFacts],
+              nranks: int, rank: int, loops: dict[int, Loop]) -> tuple[float, tuple[tuple[int, str, Section], ...]]:
+    """How many times ``rank`` executes one statement, and the sections its
+    references read there (reference index, array, section)."""
+    vals = rank_iterations(pat, part, layouts, nranks, rank, loops)
+    if vals is None:
+        return 0.0, ()
+    n = count_iterations(pat, loops, vals)
+    if n == 0:
+        return n, ()
+    reads = []
+    for j, acc in enumerate(pat.rhs):
+        if acc.array not in facts:
+            continue
+        sec = reference_image(acc, vals, facts[acc.array].bounds)
+        if sec:
+            reads.append((j, acc.array, sec))
+    return n, tuple(reads)
+
+
+def _receives(phase: Phase, array: str, lay: Layout, items: list[tuple[Section, int, int]],
+              facts: dict[str, ArrayFacts], nranks: int, rank: int
+              ) -> tuple[int, int, tuple[tuple[tuple[TableRoutine, int | None], int], ...]]:
+    """Bytes and messages ``rank`` receives of ``array`` to read the sections
+    ``items`` (section, statement index, reference index), and the elements per
+    (routine, template dimension)."""
+    own = ownership(lay, nranks)
+    held = own.owned(rank) if own.holds(rank) else None
+    # what is not wholly held, each distinct box once
+    kept = [(sec, phase.patterns[i], phase.patterns[i].rhs[j]) for sec, i, j in {it[0]: it for it in items}.values()
+            if held is None or not sec.issubset(held)]
+    if not kept:
+        return 0, 0, ()
+    boxes = _dedupe([s for s, _, _ in kept])
+    missing = _count_missing(boxes, held)
+    if missing == 0:
+        return 0, 0, ()
+    return (missing * facts[array].elem_size, _senders(boxes, held, own, rank),
+            tuple(_attribute(kept, held, lay, own, phase).items()))
 
 
 def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop], nranks: int) -> list[int]:

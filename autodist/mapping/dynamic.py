@@ -386,19 +386,24 @@ class DynamicOptimizer:
         problem = sol.problem
         out: list[ProcEntry] = []
         seen = set()
+        evaluate = sel.evaluator(problem)
+        touched = self._touched(proc)
+        # the arrays of each pool item, and an entry's layouts of them, once
+        pools = {p.name: [(m, m.arrays, entry.entry.restrict(m.arrays) if entry is not None and entry.static
+                           else None, entry is not None)
+                          for m, _cost, entry in sol.pools[p.name]]
+                 for p in problem.phases}
         for s in self.statics:
             choice = []
             ok = True
+            targets: dict[tuple[str, ...], Mapping] = {}
             for p in problem.phases:
-                items = sol.pools[p.name]
                 idx = None
-                for k, (m, _cost, entry) in enumerate(items):
-                    target = s.evaluation.mapping.restrict(m.arrays)
-                    if entry is not None:
-                        if entry.static and entry.entry.restrict(m.arrays) == target:
-                            idx = k
-                            break
-                    elif m == target:
+                for k, (m, arrays, entry_layouts, from_entry) in enumerate(pools[p.name]):
+                    target = targets.get(arrays)
+                    if target is None:
+                        target = targets[arrays] = s.evaluation.mapping.restrict(arrays)
+                    if (entry_layouts if from_entry else m) == target:
                         idx = k
                         break
                 if idx is None:
@@ -407,8 +412,8 @@ class DynamicOptimizer:
                 choice.append(idx)
             if not ok:
                 continue
-            pc, rc, _ = sel.evaluate(problem, choice)
-            m = s.evaluation.mapping.restrict(self._touched(proc))
+            pc, rc, _ = evaluate(choice)
+            m = s.evaluation.mapping.restrict(touched)
             if m in seen:
                 continue
             seen.add(m)

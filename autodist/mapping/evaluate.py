@@ -128,6 +128,7 @@ class Evaluator:
         self.nranks = nranks
         self.measured = measured or {}
         self._cache: dict[tuple, PhaseWork] = {}
+        self._memo: dict[tuple[str, int], dict] = {}  # per phase, see phase_work
         self._facts: dict[tuple[str, int], dict[str, ArrayFacts]] = {}
         self._names: dict[tuple[str, int], dict[str, str]] = {}
 
@@ -174,7 +175,8 @@ class Evaluator:
         key = (proc.name, ph.id, tuple(sorted(layouts.items())))
         got = self._cache.get(key)
         if got is None:
-            got = phase_work(ph, layouts, self._phase_facts(proc, ph), self.nranks)
+            memo = self._memo.setdefault((proc.name, ph.id), {})
+            got = phase_work(ph, layouts, self._phase_facts(proc, ph), self.nranks, memo)
             self._cache[key] = got
         return got
 

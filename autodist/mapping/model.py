@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from ..keys import cached_hash
 from ..layout.model import Layout
 
 
+@cached_hash
 @dataclass(frozen=True)
 class Mapping:
     """Layouts of arrays (global ids), sorted by array id."""
@@ -35,8 +37,8 @@ class Mapping:
         return array in self._d
 
     def restrict(self, arrays) -> "Mapping":
-        keep = set(arrays)
-        return Mapping(tuple((a, l) for a, l in self.layouts if a in keep))
+        d = self._d
+        return Mapping(tuple(sorted((a, d[a]) for a in set(arrays) if a in d)))
 
     @property
     def arrays(self) -> tuple[str, ...]:

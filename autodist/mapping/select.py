@@ -68,6 +68,7 @@ from .selection import (
     _is_static,
     _selection,
     evaluate,
+    evaluator,
     no_remap_cost,
 )
 
@@ -278,6 +279,7 @@ __all__ = [
     "build_selection_ilp",
     "dp_work",
     "evaluate",
+    "evaluator",
     "no_remap_cost",
     "select",
     "select_dp",

@@ -246,8 +246,13 @@ class _Compiled:
 def evaluate(problem: Problem, choice: Sequence[int]) -> tuple[float, float, tuple[Remap, ...]]:
     """Phase cost, remap cost and the remaps of a choice (candidate index per phase,
     in phase order)."""
+    return evaluator(problem)(choice)
+
+
+def evaluator(problem: Problem) -> Callable[[Sequence[int]], tuple[float, float, tuple[Remap, ...]]]:
+    """:func:`evaluate` for many choices of one problem (compiled once)."""
     comp = _Compiled(problem)
-    return _evaluate(comp, choice)
+    return lambda choice: _evaluate(comp, choice)
 
 
 def _evaluate(comp: _Compiled, choice: Sequence[int]) -> tuple[float, float, tuple[Remap, ...]]:
