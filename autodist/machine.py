@@ -65,6 +65,9 @@ class MachineProfile:
     default_trip_count: int = 100
     #: Probability assumed for a branch that cannot be decided statically.
     branch_probability: float = 0.5
+    #: Bytes of memory one processor has for the program's arrays (0: no
+    #: limit); a mapping needing more of some processor is infeasible.
+    memory_per_processor: float = 0.0
     description: str = ""
     source: str = ""  # the file it was read from, for messages
 
@@ -105,6 +108,7 @@ MAX_CANDIDATES = 64
 MAX_SOLVER_SECONDS = 86_400.0
 MAX_TRIP_COUNT = 10**9
 MAX_SCALE = 1e6
+MAX_MEMORY = 1e18  # bytes per processor
 #: A profile is a flat mapping; deeper nesting than this is refused before it is built.
 MAX_NESTING = 4
 #: A profile file larger than this is not a profile.
@@ -142,6 +146,8 @@ _SCHEMA: dict[str, tuple[type, bool, Any, str]] = {
                           f"must be > 0 and <= {MAX_SOLVER_SECONDS:g} (seconds)"),
     "default_trip_count": (int, False, _within(1, MAX_TRIP_COUNT), f"must be an integer from 1 to {MAX_TRIP_COUNT}"),
     "branch_probability": (float, False, _within(0, 1), "must be between 0 and 1"),
+    "memory_per_processor": (float, False, _within(0, MAX_MEMORY),
+                             f"must be >= 0 and <= {MAX_MEMORY:g} (bytes per processor; 0: no limit)"),
 }
 
 _DEFAULTS: dict[str, Any] = {

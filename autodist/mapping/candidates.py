@@ -242,8 +242,10 @@ def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int) ->
                     for d, f in zip(dims, fmts):
                         formats[d] = f
                     out[Distribution(tuple(formats), grid)] = None
-    if not out:  # e.g. a prime P over two dims only: keep something valid
-        out[Distribution(tuple(collapsed for _ in range(width)), ())] = None
+    # the template replicated: every processor holds its arrays whole (the
+    # answer for tables every processor reads; last, so that searches start
+    # from a distribution)
+    out[Distribution(tuple(collapsed for _ in range(width)), ())] = None
     return list(out)
 
 

@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 
 from ..analysis.model import ProgramAnalysis
+from ..errors import ProfileError
 from ..ir import Span
 from ..layout.model import Layout
 from ..machine import MachineProfile
@@ -20,6 +21,7 @@ from .arrays import ArrayTable, build_array_table
 from .candidates import Alignment, align_program
 from .dynamic import DynamicOptimizer, InnerChoice, ProcEntry, phase_name
 from .evaluate import Evaluator
+from .memory import footprint, mapping_footprint
 from .model import Mapping, PhaseCost
 from .remap import remap_cost, remap_volume
 from .static import DYNAMIC_WITHOUT_REMAPS, StaticCandidate, static_candidates
@@ -370,6 +372,8 @@ def make_plan(an: ProgramAnalysis, machine: MachineProfile, procs: int, *,
     if evaluator is None or evaluator.nranks != procs:
         evaluator = Evaluator(an, table, procs, measured)
     statics = static_candidates(evaluator, alignment, machine, fixed)
+    if machine.memory_per_processor:
+        statics = fitting(statics, table, procs, machine)
     static = static_solution(statics[0], an, table, procs, machine)
     opt = DynamicOptimizer(an, evaluator, statics, machine, semantics, alignment)
     opt.solve_all(machine.solver_time_limit, db)
@@ -381,15 +385,53 @@ def make_plan(an: ProgramAnalysis, machine: MachineProfile, procs: int, *,
     uniform = _uniform_mapping(dynamic)
     if uniform is not None and dynamic.total < static.total * (1 - 1e-9):
         found = StaticCandidate((), evaluator.evaluate(uniform, machine), DYNAMIC_WITHOUT_REMAPS)
-        if found.total < statics[0].total:
+        fits = not machine.memory_per_processor or (
+            mapping_footprint(uniform, table, procs) <= machine.memory_per_processor)
+        if fits and found.total < statics[0].total:
             statics.insert(0, found)
             static = static_solution(found, an, table, procs, machine)
+    if machine.memory_per_processor and dynamic is not static:
+        need = solution_footprint(dynamic, table, procs)
+        if need > machine.memory_per_processor:
+            dynamic = dataclasses.replace(
+                static, kind="dynamic", notes=static.notes + (
+                    f"the dynamic mapping may need {need:,} bytes per processor, more than the profile's "
+                    f"memory_per_processor ({machine.memory_per_processor:,.0f}); the static mapping is used",))
     if dynamic.total > static.total * (1 + 1e-9):
         dynamic = dataclasses.replace(
             static, kind="dynamic", notes=static.notes + (
                 f"the dynamic selection found nothing cheaper than the static mapping "
                 f"({dynamic.total:.6g} s against {static.total:.6g} s); the static mapping is used",))
     return Plan(procs, machine, table, alignment, tuple(statics), static, dynamic, an)
+
+
+def fitting(statics: list[StaticCandidate], table: ArrayTable, procs: int,
+            machine: MachineProfile) -> list[StaticCandidate]:
+    """The static candidates whose arrays fit in the profile's memory per
+    processor (cheapest first); none fitting is an error naming the key."""
+    cap = machine.memory_per_processor
+    needs = [mapping_footprint(c.evaluation.mapping, table, procs) for c in statics]
+    kept = [c for c, n in zip(statics, needs) if n <= cap]
+    if not kept:
+        raise ProfileError(
+            f"key 'memory_per_processor': the program's arrays need at least {min(needs):,} bytes per "
+            f"processor on {procs} processors (the least of {len(statics)} candidate mappings), "
+            f"more than {cap:,.0f}", machine.source or None)
+    return kept
+
+
+def solution_footprint(sol: Solution, table: ArrayTable, procs: int) -> int:
+    """Bytes per processor with every array at its largest layout of ``sol``."""
+    layouts: dict[str, set[Layout]] = {}
+    for _, m in sol.entry:
+        for a, lay in m.layouts:
+            layouts.setdefault(a, set()).add(lay)
+    for p in sol.phases:
+        for a, lay in p.mapping.layouts:
+            layouts.setdefault(a, set()).add(lay)
+    for r in sol.remaps:
+        layouts.setdefault(r.array, set()).update((r.src, r.dst))
+    return footprint(layouts, table, procs)
 
 
 def _uniform_mapping(sol: Solution) -> Mapping | None:

@@ -96,4 +96,25 @@ def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: Machi
                         best, choice, improved = cand, trial, True
         out = list(seen.values())
     out.sort(key=lambda c: (c.total, c.describe()))
-    return out
+    return prefer_replication(out)
+
+
+#: Relative difference of predicted totals below which two candidates tie.
+TIE = 1e-9
+
+
+def distributed_arrays(m: Mapping) -> int:
+    return sum(1 for _, lay in m.layouts if lay.nprocs > 1)
+
+
+def prefer_replication(ranked: list[StaticCandidate]) -> list[StaticCandidate]:
+    """``ranked`` (cheapest first) with, among the candidates that tie with the
+    cheapest, the one distributing the fewest arrays first: when distributing
+    an array gains nothing (a table every processor reads, an array the
+    program barely uses), it stays whole on every processor."""
+    if not ranked:
+        return ranked
+    best = ranked[0].total
+    ties = [c for c in ranked if c.total <= best + TIE * abs(best)]
+    first = min(ties, key=lambda c: (distributed_arrays(c.evaluation.mapping), c.total, c.describe()))
+    return [first] + [c for c in ranked if c is not first]

@@ -25,6 +25,16 @@ DDT = str(PROFILES / "ddt1997.yaml")
 STATIC_COMP, STATIC_BYTES = 5.65787904, 81920
 DYNAMIC_COMP, DYNAMIC_BYTES = 0.69794304, 19 * 3 * 30720
 CROSSOVER = (STATIC_COMP - DYNAMIC_COMP) / (DYNAMIC_BYTES - STATIC_BYTES)  # 2.9716 us/byte
+SEQ = 11.16708864  # the sequential time, also the cost of replicating every array
+REPLICATE = (SEQ - STATIC_COMP) / STATIC_BYTES  # 67.3 us/byte
+
+
+def test_the_static_mapping_replicates_where_the_network_is_slower_than_computing_alone(latency_sweep):
+    out, doc, _ = latency_sweep
+    (c,) = [c for c in doc["crossovers"] if c["kind"] == "mapping"]
+    assert c["at"] == pytest.approx(REPLICATE, rel=1e-3)
+    slow = doc["points"][-1]
+    assert slow["static"]["total_cost"] == pytest.approx(SEQ, rel=1e-9) and slow["static"]["speedup"] == pytest.approx(1.0)
 
 
 def cli(*args):
@@ -121,8 +131,8 @@ def test_plots_are_real_pictures(fixture, name, request):
 
 def test_latency_crossover_is_where_the_cost_lines_meet(latency_sweep):
     out, doc, _ = latency_sweep
-    (c,) = doc["crossovers"]
-    assert c["kind"] == "solution" and (c["from"]["chosen"], c["to"]["chosen"]) == ("dynamic", "static")
+    (c,) = [c for c in doc["crossovers"] if c["kind"] == "solution"]
+    assert (c["from"]["chosen"], c["to"]["chosen"]) == ("dynamic", "static")
     assert c["fixed"] == {"procs": 16}
     assert c["grid"][0] < CROSSOVER < c["grid"][1]
     lo, hi = c["bracket"]
@@ -138,7 +148,9 @@ def test_latency_points_follow_the_linear_model(latency_sweep):
     assert len(doc["points"]) == 25
     for p in doc["points"]:
         r = p["remote_access_time"]
-        assert p["static"]["total_cost"] == pytest.approx(STATIC_COMP + STATIC_BYTES * r, rel=1e-9)
+        # above REPLICATE the network is so slow that every processor computing
+        # everything (the sequential time) beats distributing
+        assert p["static"]["total_cost"] == pytest.approx(min(STATIC_COMP + STATIC_BYTES * r, SEQ), rel=1e-9)
         if r < CROSSOVER:
             assert p["chosen"] == "dynamic"
             assert p["dynamic"]["total_cost"] == pytest.approx(DYNAMIC_COMP + DYNAMIC_BYTES * r, rel=1e-9)
@@ -180,9 +192,12 @@ def test_branch_probability_sweep_reanalyses_and_finds_the_mapping_change(tmp_pa
     doc = json.loads(out)
     mappings = [p["static"]["mapping"] for p in doc["points"]]
     assert mappings[:2] == ["A(BLOCK,*)"] * 2 and mappings[-2:] == ["A(*,BLOCK)"] * 2
-    (c,) = doc["crossovers"]
-    assert c["kind"] == "mapping" and c["at"] == pytest.approx(0.5, abs=1e-3)
-    assert "the chosen static mapping changes from A(BLOCK,*) to A(*,BLOCK) at branch probability 0.5" in c["text"]
+    # near 1/2, where neither distribution suits both branches, the dynamic
+    # solution pays, symmetrically
+    lo, hi = sorted(c["at"] for c in doc["crossovers"] if c["kind"] == "solution")
+    assert lo == pytest.approx(1 - hi, abs=1e-3) and lo < 0.5 < hi
+    assert {(c["from"]["chosen"], c["to"]["chosen"]) for c in doc["crossovers"]} == {
+        ("static", "dynamic"), ("dynamic", "static")}
 
 
 @pytest.mark.parametrize("args, message", [
