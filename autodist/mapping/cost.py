@@ -24,6 +24,8 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 
+import numpy as np
+
 from ..analysis.model import Access, Phase, RefPattern
 from ..ir import eval_affine
 from ..layout.model import Axis, Layout
@@ -67,6 +69,56 @@ def classify(lhs: Access | None, rhs: Access, lhs_dim: int | None, rhs_dim: int)
 # --------------------------------------------------------------------------- the cost
 
 
+def handoffs(phase: Phase, pat: RefPattern, part: Partition, layout: Layout, nranks: int,
+             loops: dict[int, Loop]) -> tuple[tuple[int, int, float], ...]:
+    """(loop line, template dim, hand-offs per execution of the phase) for every
+    sequential loop of the statement walking a distributed axis of its home
+    array: each time consecutive iterations belong to different processors the
+    work is handed on (under BLOCK once per block boundary, under CYCLIC at
+    every step)."""
+    own = ownership(layout, nranks)
+    out = []
+    for g, (kind, v) in enumerate(part.axes):
+        if kind != "var" or own.axes[g].extent <= 1:
+            continue
+        lp = next((loops[l] for l in pat.loop_lines if l in loops and loops[l].var == v), None)
+        if lp is None or lp.parallel:
+            continue
+        term = next(((d, a, c) for d, var, a, c in part.terms if var == v), None)
+        if term is None:
+            continue
+        d, a, c = term
+        dm = own.dims[d]
+        lo, hi = eval_affine(lp.lower, {}), eval_affine(lp.upper, {})
+        step = lp.step or 1
+        if lo is not None and hi is not None:
+            values = np.arange(lo, hi + (1 if step > 0 else -1), step, dtype=np.int64)
+            coords = dm.coord_array(a * values + c)
+            changes = float(np.count_nonzero(np.diff(coords))) if len(coords) > 1 else 0.0
+        else:  # bounds from outer loops: every step under CYCLIC, every block under BLOCK
+            n = lp.trips or 0.0
+            changes = max(n - 1, 0.0) if not dm.contiguous else float(min(dm.eff, n) - 1 if n else 0)
+        if changes:
+            out.append((lp.line, layout.tdim_of(d), changes * _walks(phase, pat, lp, loops)))
+    return tuple(out)
+
+
+def _walks(phase: Phase, pat: RefPattern, lp: Loop, loops: dict[int, Loop]) -> float:
+    """How many times a sequential loop's hand-offs happen per execution of the
+    phase: its entries, except that the iterations of enclosing parallel loops
+    travel in one message (each processor runs all of them for its part
+    before handing on: message vectorization)."""
+    walks = _starts(phase, lp.line, loops)
+    for line in pat.loop_lines:
+        if line == lp.line:
+            break
+        outer = loops.get(line)
+        info = phase.loop(line)
+        if outer is not None and outer.parallel and info is not None and info.trip_count:
+            walks /= info.trip_count
+    return max(walks, 1.0)
+
+
 def _statement_time(pat: RefPattern, part: Partition, counts: list[float], layouts: dict[str, Layout],
                     nranks: int, loops: dict[int, Loop]) -> tuple[float, bool]:
     """Iterations on the critical path (work of the most loaded rank, serialized
@@ -106,6 +158,10 @@ class PhaseWork:
     serialized_loops: tuple[int, ...]
     replicated: tuple[str, ...]
     elements_per_array: tuple[tuple[str, int], ...]
+    #: (array, template dim, hand-offs): per sequential loop walking a
+    #: distributed dimension, the times the work passes from one processor to
+    #: the next (a message each, on the critical path)
+    handoffs: tuple[tuple[str, int, float], ...] = ()
 
 
 def price(work: PhaseWork, machine: MachineProfile, measured: float | None = None) -> PhaseCost:
@@ -126,6 +182,13 @@ def price(work: PhaseWork, machine: MachineProfile, measured: float | None = Non
     rows = tuple(Routine(r.name, a, d, n, b, m, r.cost(b, m, machine)) for r, a, d, n, b, m in work.routines)
     movement = EXCHANGE.cost(work.movement_bytes, work.movement_messages, machine)
     movement += sum(r.cost(b, m, machine) for r, a, d, n, b, m in work.routines if r.priced_apart)
+    # the hand-offs of serialized loops: their bytes are in the exchange, their
+    # latencies follow one another
+    for array, dim, n in work.handoffs:
+        cost = machine.message_cost(0, n)
+        if cost > 0:  # nothing under the linear model: DDT's messages have no latency
+            rows += (Routine(routines.PIPELINE.name, array, dim, 0, 0, round(n), cost),)
+            movement += cost
     return PhaseCost(
         computation=computation,
         movement=movement,
@@ -170,6 +233,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     any_distributed = any(l.nprocs > 1 for l in layouts.values())
     rep = rank_classes(phase, layouts, loops, nranks)
     reps = sorted(set(rep))
+    chains: dict[tuple[int, str, int | None], float] = {}
     for i, (pat, part) in enumerate(zip(phase.patterns, parts)):
         counts = [0.0] * nranks
         home = layouts.get(part.home) if part.home is not None else None
@@ -189,6 +253,15 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
             full = memo[("full", i)] = count_iterations(pat, loops, full_vals)
         weight = pat.count / full if full else 0.0
         crit, par = _statement_time(pat, part, counts, layouts, nranks, loops)
+        if part.home is not None and crit > 0:
+            key = ("handoffs", i, part, home)
+            hs = memo.get(key)
+            if hs is None:
+                hs = memo[key] = handoffs(phase, pat, part, home, nranks, loops)
+            for line, tdim, n in hs:
+                # statements of one loop share its hand-offs
+                k = (line, part.home, tdim)
+                chains[k] = max(chains.get(k, 0.0), n)
         crit_flops += crit * weight * pat.flops
         crit_acc += crit * weight * pat.accesses
         seq_flops += pat.count * pat.flops
@@ -250,7 +323,22 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
         serialized_loops=tuple(sorted(serialized - parallel_lines)),
         replicated=tuple(dict.fromkeys(replicated_notes)),
         elements_per_array=tuple(sorted(per_array.items())),
+        handoffs=_chains(chains),
     )
+
+
+def _chains(chains: dict[tuple[int, str, int | None], float]) -> tuple[tuple[str, int, float], ...]:
+    """Hand-offs per loop, once per loop (the statements of a loop body hand on
+    together), summed per (array, template dim) for the report (1-based dim)."""
+    by_loop: dict[int, tuple[str, int | None, float]] = {}
+    for (line, array, tdim), n in sorted(chains.items()):
+        if line not in by_loop or n > by_loop[line][2]:
+            by_loop[line] = (array, tdim, n)
+    out: dict[tuple[str, int], float] = {}
+    for array, tdim, n in by_loop.values():
+        k = (array, (tdim or 0) + 1)
+        out[k] = out.get(k, 0.0) + n
+    return tuple((a, d, n) for (a, d), n in sorted(out.items()))
 
 
 def _executes(pat: RefPattern, part: Partition, layouts: dict[str, Layout], facts: dict[str, ArrayFacts],
