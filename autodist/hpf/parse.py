@@ -411,7 +411,8 @@ def _independent(r: _Reader) -> m.Independent:
     reduction: tuple[str, ...] = ()
     home = None
     seen: set[str] = set()
-    while r.accept(","):
+    # the ',' before a clause may be left out, as HPF compilers read it (INDEPENDENT NEW(K))
+    while r.accept(",") or _at_clause(r):
         for clause in ("NEW", "REDUCTION", "ON"):
             if r.keyword(clause):
                 break
@@ -435,6 +436,14 @@ def _independent(r: _Reader) -> m.Independent:
                 raise r.error("ON HOME needs an array element or array name")
     r.done()
     return m.Independent(loops, new, reduction, home)
+
+
+def _at_clause(r: _Reader) -> bool:
+    """At an INDEPENDENT clause written without its ',': ``NEW(``, ``REDUCTION(``, ``ON HOME``."""
+    t, after = r.tok, r.peek()
+    if t.kind != "name":
+        return False
+    return (t.text in ("NEW", "REDUCTION") and after.text == "(") or (t.text == "ON" and after.text == "HOME")
 
 
 def _split_top(toks: list[_Tok], sep: str) -> list[list[_Tok]]:

@@ -176,6 +176,15 @@ def test_independent_forms():
     )
 
 
+def test_independent_clauses_without_their_comma():
+    # INDEPENDENT NEW(K) as the HPF versions of the NAS benchmarks write it
+    assert one("independent new(tmp, k)") == m.Independent(new=("TMP", "K"))
+    assert one("INDEPENDENT NEW(K) REDUCTION(S)") == m.Independent(new=("K",), reduction=("S",))
+    assert one("INDEPENDENT(I) NEW(K), ON HOME(A(I))") == m.Independent(
+        loops=("I",), new=("K",), home=ir.Index("A", (N("I"),))
+    )
+
+
 # --------------------------------------------------------------------------- case, blanks, separators
 
 
@@ -240,6 +249,8 @@ def test_unmodelled_directives_are_recorded(text, reason):
         ("TEMPLATE T(10) # ", "unexpected character '#'"),
         ("INDEPENDENT, PRIVATE(K)", "expected NEW, REDUCTION or ON HOME after ','"),
         ("INDEPENDENT, NEW(K), NEW(J)", "NEW given twice"),
+        ("INDEPENDENT NEW(K) NEW(J)", "NEW given twice"),
+        ("INDEPENDENT PRIVATE(K)", "unexpected 'PRIVATE'"),
         ("DYNAMIC :: ", "expected a list of names after '::'"),
         ("DYNAMIC :: A(10)", "a shape is given for A but it is not a TEMPLATE or PROCESSORS"),
         ("ALIGN (I,*) WITH T(I) :: A(*,I)", "two align-source lists are given for A"),
