@@ -340,6 +340,8 @@ class _Reader:
                     onto = "*"
             else:
                 onto = self.name("a processor arrangement")
+            if self.at("("):
+                raise _Unsupported(f"a processor subset ONTO {onto}(...) (HPF 2 approved extension) is not modelled")
         return formats, descriptive, onto, onto_descriptive
 
     def at_onto(self) -> bool:
@@ -409,7 +411,8 @@ def _independent(r: _Reader) -> m.Independent:
     reduction: tuple[str, ...] = ()
     home = None
     seen: set[str] = set()
-    while r.accept(","):
+    # the ',' before a clause may be left out, as HPF compilers read it (INDEPENDENT NEW(K))
+    while r.accept(",") or _at_clause(r):
         for clause in ("NEW", "REDUCTION", "ON"):
             if r.keyword(clause):
                 break
@@ -435,6 +438,14 @@ def _independent(r: _Reader) -> m.Independent:
     return m.Independent(loops, new, reduction, home)
 
 
+def _at_clause(r: _Reader) -> bool:
+    """At an INDEPENDENT clause written without its ',': ``NEW(``, ``REDUCTION(``, ``ON HOME``."""
+    t, after = r.tok, r.peek()
+    if t.kind != "name":
+        return False
+    return (t.text in ("NEW", "REDUCTION") and after.text == "(") or (t.text == "ON" and after.text == "HOME")
+
+
 def _split_top(toks: list[_Tok], sep: str) -> list[list[_Tok]]:
     parts: list[list[_Tok]] = [[]]
     depth = 0
@@ -451,13 +462,13 @@ def _split_top(toks: list[_Tok], sep: str) -> list[list[_Tok]]:
 
 
 def _combined(r: _Reader, attrs: list[list[_Tok]], entities: list[list[_Tok]]) -> tuple[m.Directive, ...]:
-    """``attr, attr, ... :: entity, entity, ...`` into one directive per attribute."""
-    shapes: list[m.Shape] = []
-    for toks in entities:
-        e = _Reader(r.text, r.where, toks)
-        shapes.append(e.shaped("a name"))
-        e.done()
-    names = tuple(s.name for s in shapes)
+    """``attr, attr, ... :: entity, entity, ...`` into one directive per attribute.
+
+    An entity's parenthesised list is its shape for TEMPLATE and PROCESSORS; for
+    ALIGN and REALIGN it is the alignee's own align-source list (``ALIGN WITH
+    T(I,*) :: S(I)``, ``ALIGN WITH T(*) :: X(*)``), which splits the directive
+    into one ALIGN per distinct list.
+    """
     readers: list[tuple[str, _Reader]] = []
     for toks in attrs:
         a = _Reader(r.text, r.where, toks)
@@ -470,11 +481,23 @@ def _combined(r: _Reader, attrs: list[list[_Tok]], entities: list[list[_Tok]]) -
             raise r.error(f"attribute {word} given twice")
         readers.append((word, a))
     words = [w for w, _ in readers]
+    shaped_kind = "TEMPLATE" in words or "PROCESSORS" in words
+    aligning = not shaped_kind and ("ALIGN" in words or "REALIGN" in words)
+    shapes: list[m.Shape] = []
+    sources: list[tuple[m.AlignSource, ...] | None] = []
+    for toks in entities:
+        e = _Reader(r.text, r.where, toks)
+        if aligning:
+            shapes.append(m.Shape(e.name("an alignee")))
+            sources.append(e.align_source() if e.at("(") else None)
+        else:
+            shapes.append(e.shaped("a name"))
+        e.done()
+    names = tuple(s.name for s in shapes)
     if ("REDISTRIBUTE" in words or "REALIGN" in words) and len(words) > 1:
         raise r.error("REDISTRIBUTE and REALIGN cannot be combined with other attributes")
     if "INDEPENDENT" in words:
         raise r.error("INDEPENDENT does not take '::'")
-    shaped_kind = "TEMPLATE" in words or "PROCESSORS" in words
     if not shaped_kind:
         if "DIMENSION" in words:
             raise r.error("DIMENSION applies only to TEMPLATE or PROCESSORS")
@@ -495,12 +518,13 @@ def _combined(r: _Reader, attrs: list[list[_Tok]], entities: list[list[_Tok]]) -
         if word in ("ALIGN", "REALIGN"):
             source = a.align_source() if a.at("(") else None
             target, subs, descriptive = a.with_clause()
-            if word == "REALIGN":
-                if descriptive:
-                    raise r.error("'WITH *' is not allowed in REALIGN")
-                out.append(m.Realign(names, source, target, subs, attribute=True))
-            else:
-                out.append(m.Align(names, source, target, subs, attribute=True, descriptive=descriptive))
+            if word == "REALIGN" and descriptive:
+                raise r.error("'WITH *' is not allowed in REALIGN")
+            for group, own in _by_source(r, names, sources, source):
+                if word == "REALIGN":
+                    out.append(m.Realign(group, own, target, subs, attribute=True))
+                else:
+                    out.append(m.Align(group, own, target, subs, attribute=True, descriptive=descriptive))
         elif word in ("DISTRIBUTE", "REDISTRIBUTE"):
             formats, descriptive, onto, onto_d = a.dist_stuff(word == "REDISTRIBUTE")
             if word == "REDISTRIBUTE":
@@ -518,6 +542,22 @@ def _combined(r: _Reader, attrs: list[list[_Tok]], entities: list[list[_Tok]]) -
             out.append(m.Processors(tuple(full)))
         a.done()
     return tuple(out)
+
+
+def _by_source(
+    r: _Reader,
+    names: tuple[str, ...],
+    sources: list[tuple[m.AlignSource, ...] | None],
+    common: tuple[m.AlignSource, ...] | None,
+) -> list[tuple[tuple[str, ...], tuple[m.AlignSource, ...] | None]]:
+    """The alignees grouped by their align-source list, in order of first appearance:
+    each alignee's own list (``:: S(I)``) or else the attribute's (``ALIGN (I) WITH``)."""
+    groups: dict[tuple[m.AlignSource, ...] | None, list[str]] = {}
+    for name, own in zip(names, sources):
+        if own is not None and common is not None and own != common:
+            raise r.error(f"two align-source lists are given for {name}")
+        groups.setdefault(own if own is not None else common, []).append(name)
+    return [(tuple(g), source) for source, g in groups.items()]
 
 
 def _one(text: str, where: ir.Span | None) -> tuple[m.Directive, ...]:

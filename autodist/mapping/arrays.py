@@ -82,10 +82,21 @@ def _bounds(sym: ir.Symbol) -> tuple[tuple[int, int], ...] | None:
     return tuple(out)
 
 
+def _call_sites(unit: ir.Unit):
+    """(statement, procedure name, actual arguments) of every procedure
+    reference of ``unit``: its CALL statements and its references to
+    external functions (``S = S + DOT(N, V(1,J), V(1,J))``)."""
+    for s in unit.statements():
+        if isinstance(s, ir.Call):
+            yield s, s.name, s.args
+        for f in ir.external_calls(s):
+            yield s, f.name, f.args
+
+
 def build_array_table(program: ir.Program) -> ArrayTable:
     """Identify storage across units: COMMON by block and position, dummies by
-    their actual arguments (when every call site passes the same whole array
-    with the same shape)."""
+    their actual arguments at every CALL and function reference (when every
+    call site passes the same whole array with the same shape)."""
     parent: dict[tuple[str, str], tuple[str, str]] = {}
 
     def find(x):
@@ -133,17 +144,15 @@ def build_array_table(program: ir.Program) -> ArrayTable:
     actuals: dict[tuple[str, str], set[tuple[str, str]]] = {}
     mismatched: dict[tuple[str, str], str] = {}
     for u in program.units:
-        for s in u.statements():
-            if not isinstance(s, ir.Call):
-                continue
-            callee = program.unit(s.name)
+        for s, name, args in _call_sites(u):
+            callee = program.unit(name)
             if callee is None:
-                for a in s.args:
+                for a in args:
                     if isinstance(a, ir.Name) and (u.name, a.name) in syms:
                         key = (u.name, a.name)
-                        reasons.setdefault(key, f"passed to external procedure {s.name}")
+                        reasons.setdefault(key, f"passed to external procedure {name}")
                 continue
-            for k, a in enumerate(s.args):
+            for k, a in enumerate(args):
                 if k >= len(callee.args):
                     break
                 dkey = (callee.name, callee.args[k])

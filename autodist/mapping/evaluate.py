@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import ir
 from ..analysis.model import Phase, ProcedureAnalysis, ProgramAnalysis
 from ..ir import Span
 from ..layout.model import Axis, Layout
@@ -97,9 +98,12 @@ def seen_through(layout: Layout, bounds: tuple[tuple[int, int], ...] | None) -> 
     would have it: :func:`localize`, a template dimension nothing is
     distributed along widened to the actual's extent (a dummy declared
     ``X(1)`` for a 49-element actual); None when a distributed dimension does
-    not fit (no layout of the actual is that one)."""
+    not fit or the dummy has another rank (no layout of the actual is that
+    one: a remap is only between layouts of one shape)."""
     if not bounds:
         return layout
+    if len(bounds) != layout.rank:
+        return None
     seen = localize(layout, bounds)
     template = list(seen.template)
     for t, target in enumerate(seen.align):
@@ -200,17 +204,19 @@ class Evaluator:
     def argument_pairs(self, proc: ProcedureAnalysis, callee_name: str | None, args: tuple) -> dict[str, str]:
         """Dummy global id -> actual global id of the array arguments of a call
         of ``callee_name`` with ``args`` from ``proc`` whose dummy is not the
-        same storage as its actual (a procedure called with different arrays)."""
+        same storage as its actual (a procedure called with different arrays).
+        Only whole arrays: a dummy associated with an element or a section
+        (``CALL DIST(POS(1,I))``) is not the actual array, whose layout it
+        cannot be seen through."""
         callee = self.an.program.unit(callee_name) if callee_name else None
         out: dict[str, str] = {}
         if callee is None:
             return out
         for dummy, actual in zip(callee.args, args):
-            name = getattr(actual, "name", None)
-            if name is None:
+            if not isinstance(actual, ir.Name):
                 continue
             d = self.table.global_id(callee.name, dummy)
-            a = self.table.global_id(proc.name, name)
+            a = self.table.global_id(proc.name, actual.name)
             if d is not None and a is not None and d != a:
                 out[d] = a
         return out

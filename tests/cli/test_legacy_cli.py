@@ -158,3 +158,16 @@ def test_a_goto_loop_left_by_a_logical_if_return_has_finite_frequencies(capsys, 
     assert all(r >= 0 for r in runs.values())
     assert runs[1] > 1.0 and 0.0 < runs[2] < runs[1]  # the sweep, then the update before going round again
     annotate(capsys, tmp_path, LEGACY / "return_exit_loop.f")
+
+
+def test_attribute_form_alignees_with_their_own_dummy_lists_are_read(capsys, tmp_path):
+    # ALIGN WITH FIELD(I,*) :: S(I), ALIGN WITH T(*) :: X(*), ALIGN WITH G(I,J) :: A(I,J), B(J,I):
+    # an alignee's parentheses are its align-dummy list, not a shape
+    code, out, err = run(capsys, "compare", "-q", LEGACY / "align_attribute_sources.f", "--as-written",
+                         "--procs", "4", "--format", "json")
+    assert code == 0, err
+    mapping = json.loads(out)["runs"][0]["as_written"]["mapping"]
+    assert mapping["S"]["align"] == "S(I) WITH FIELD(I, *)"
+    assert mapping["X"]["align"] == "X(*) WITH T(*)"
+    assert mapping["B"]["align"] == "B(I, J) WITH G(J, I)"
+    annotate(capsys, tmp_path, LEGACY / "align_attribute_sources.f")

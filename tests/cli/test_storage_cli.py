@@ -6,6 +6,8 @@ sequence-associated array), never an internal error."""
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
 
 from autodist.cli import main
 
@@ -50,3 +52,21 @@ def test_an_array_passed_to_an_assumed_size_dummy_of_another_rank_is_replicated(
     _, replicated = annotate(capsys, tmp_path, "assumed_rank.f")
     assert replicated["ASSUME.T"] == "passed to ZERO as T with another shape"
     assert replicated["ZERO.T"].startswith("passed T of another shape at ")
+
+
+def test_arrays_passed_to_functions_are_bound_like_call_arguments(capsys, tmp_path):
+    # DOT(ND, VEL(1,J), VEL(1,J-1)) and TOT(ND*NP, W): the dummies of a function
+    # reference receive sections and a whole array of another rank, as with CALL;
+    # no remap is priced between layouts of two shapes (was an internal error)
+    text, replicated = annotate(capsys, tmp_path, "function_args.f")
+    assert replicated["VEL"] == "passed as a section to DOT"
+    assert replicated["Y"].startswith("receives an array section VEL(...) at ")
+    assert replicated["W"] == "passed to TOT as X with another shape"
+    assert replicated["TOT.X"].startswith("passed W of another shape at ")
+    if shutil.which("gfortran"):
+        outs = []
+        for k, src in enumerate((STORAGE / "function_args.f", tmp_path / "function_args.f")):
+            exe = tmp_path / f"a{k}"
+            subprocess.run(["gfortran", "-std=legacy", str(src), "-o", str(exe)], check=True, capture_output=True)
+            outs.append(subprocess.run([str(exe)], capture_output=True, text=True, check=True, timeout=60).stdout)
+        assert outs[0] == outs[1]

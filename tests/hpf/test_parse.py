@@ -97,6 +97,29 @@ def test_align_to_array_triplets_scalar_and_descriptive():
     assert one("ALIGN WITH B :: A") == m.Align(("A",), None, "B", None, attribute=True)
 
 
+def test_align_attribute_form_alignee_with_its_own_source_list():
+    # in ALIGN WITH target :: alignee-list an alignee's parentheses are its align-source list
+    assert one("align with field(i,*):: s(i)") == m.Align(("S",), ("I",), "FIELD", (N("I"), m.STAR), attribute=True)
+    assert one("ALIGN WITH T(*) :: X(*)") == m.Align(("X",), (m.STAR,), "T", (m.STAR,), attribute=True)
+    assert one("ALIGN WITH T(:) :: X(:)") == m.Align(("X",), (m.COLON,), "T", (m.COLON,), attribute=True)
+    assert one("ALIGN WITH *T(I) :: A(I)") == m.Align(("A",), ("I",), "T", (N("I"),), attribute=True, descriptive=True)
+    assert one("ALIGN (:) WITH T(:) :: A(:)") == m.Align(("A",), (m.COLON,), "T", (m.COLON,), attribute=True)
+    # one ALIGN per distinct list, alignees without a list taking the attribute's
+    ij = (N("I"), N("J"))
+    assert parse_text("ALIGN WITH T(I,J) :: A(I,J), B(J,I), C(I,J)") == (
+        m.Align(("A", "C"), ("I", "J"), "T", ij, attribute=True),
+        m.Align(("B",), ("J", "I"), "T", ij, attribute=True),
+    )
+    assert one("ALIGN (I) WITH T(I) :: A, B(I)") == m.Align(("A", "B"), ("I",), "T", (N("I"),), attribute=True)
+    assert parse_text("ALIGN WITH T(I), DYNAMIC :: A(I), B(I)") == (
+        m.Align(("A", "B"), ("I",), "T", (N("I"),), attribute=True),
+        m.Dynamic(("A", "B"), attribute=True),
+    )
+    assert one("REALIGN WITH T(I+1) :: A(I)") == m.Realign(("A",), ("I",), "T", (B("+", N("I"), C(1)),), attribute=True)
+    # a TEMPLATE's parentheses stay its shape
+    assert parse_text("TEMPLATE, DISTRIBUTE(BLOCK) :: T(100)")[0] == m.Template((m.Shape("T", (m.Extent(C(100)),)),))
+
+
 # --------------------------------------------------------------------------- DISTRIBUTE
 
 
@@ -153,6 +176,15 @@ def test_independent_forms():
     )
 
 
+def test_independent_clauses_without_their_comma():
+    # INDEPENDENT NEW(K) as the HPF versions of the NAS benchmarks write it
+    assert one("independent new(tmp, k)") == m.Independent(new=("TMP", "K"))
+    assert one("INDEPENDENT NEW(K) REDUCTION(S)") == m.Independent(new=("K",), reduction=("S",))
+    assert one("INDEPENDENT(I) NEW(K), ON HOME(A(I))") == m.Independent(
+        loops=("I",), new=("K",), home=ir.Index("A", (N("I"),))
+    )
+
+
 # --------------------------------------------------------------------------- case, blanks, separators
 
 
@@ -195,6 +227,8 @@ def test_spans_are_kept_but_not_compared():
         ("END ON", "END ON"),
         ("TASK_REGION", "TASK_REGION"),
         ("INDEPENDENT, ON PROCESSORS(P(1))", "ON clause"),
+        ("DISTRIBUTE A(BLOCK) ONTO P(1:2)", "processor subset"),
+        ("DISTRIBUTE (BLOCK) ONTO P(2:3) :: A", "processor subset"),
     ],
 )
 def test_unmodelled_directives_are_recorded(text, reason):
@@ -215,8 +249,12 @@ def test_unmodelled_directives_are_recorded(text, reason):
         ("TEMPLATE T(10) # ", "unexpected character '#'"),
         ("INDEPENDENT, PRIVATE(K)", "expected NEW, REDUCTION or ON HOME after ','"),
         ("INDEPENDENT, NEW(K), NEW(J)", "NEW given twice"),
+        ("INDEPENDENT NEW(K) NEW(J)", "NEW given twice"),
+        ("INDEPENDENT PRIVATE(K)", "unexpected 'PRIVATE'"),
         ("DYNAMIC :: ", "expected a list of names after '::'"),
         ("DYNAMIC :: A(10)", "a shape is given for A but it is not a TEMPLATE or PROCESSORS"),
+        ("ALIGN (I,*) WITH T(I) :: A(*,I)", "two align-source lists are given for A"),
+        ("ALIGN WITH T(I) :: A(I+1)", "expected ')' but found '+'"),
         ("REDISTRIBUTE (BLOCK), DYNAMIC :: A", "REDISTRIBUTE and REALIGN cannot be combined"),
         ("REDISTRIBUTE A *", "expected a distribution format list"),
         ("REALIGN A(I) WITH *T(I)", "'WITH *' is not allowed in REALIGN"),

@@ -162,6 +162,28 @@ def test_triplet_alignment_and_reflected_array_target():
     check(got.layout("B"), lambda i: {(21 - 2 * (i + 1),)}, t, fmts, grid)
 
 
+def test_attribute_form_alignees_with_their_own_source_lists():
+    unit = make_unit(
+        [array("F", (0, 9), 3), array("S", 8), array("X", 10), array("A", 4, 6), array("B", 6, 4)],
+        [
+            "PROCESSORS P(2)",
+            "TEMPLATE T(10), U(6, 6)",
+            "DISTRIBUTE F(BLOCK,*) ONTO P",
+            "DISTRIBUTE T(BLOCK) ONTO P",
+            "DISTRIBUTE U(CYCLIC, *) ONTO P",
+            "ALIGN WITH F(I,*) :: S(I)",
+            "ALIGN WITH T(*) :: X(*)",
+            "ALIGN WITH U(I,J) :: A(I,J), B(J,I)",
+        ],
+    )
+    got = resolve_unit(unit, nprocs=2)
+    check(got.layout("S"), lambda i: {(i, k) for k in range(1, 4)}, ((0, 9), (1, 3)), (F("BLOCK"), F("*")), (2,))
+    check(got.layout("X"), lambda i: {(t,) for t in range(1, 11)}, ((1, 10),), (F("BLOCK"),), (2,))
+    uf = (F("CYCLIC"), F("*"))
+    check(got.layout("A"), lambda i, j: {(i, j)}, ((1, 6), (1, 6)), uf, (2,))
+    check(got.layout("B"), lambda i, j: {(j, i)}, ((1, 6), (1, 6)), uf, (2,))
+
+
 def test_abstract_arrangement_larger_than_the_ranks_and_number_of_processors():
     unit = make_unit(
         [array("A", 40, 20), array("B", 12)],

@@ -27,3 +27,9 @@ def test_a_distribution_that_does_not_fit_the_actual_is_no_layout_of_it():
 def test_another_lower_bound_only_shifts_the_alignment():
     seen = seen_through(_layout(((0, 48),), ((0, 48),), "BLOCK", (4,)), ((1, 49),))
     assert seen is not None and seen.template == ((0, 48),) and seen.align == (Axis(0, 1, -1),)
+
+
+def test_a_dummy_of_another_rank_than_its_actual_is_no_layout_of_it():
+    # X(3) for a POS(3,500) actual: a remap is only between layouts of one shape
+    assert seen_through(_layout(((1, 3),), ((1, 3),), "BLOCK", (3,)), ((1, 3), (1, 500))) is None
+    assert seen_through(_layout(((1, 3),), ((1, 3),), "*"), ((1, 3), (1, 500))) is None
