@@ -24,7 +24,7 @@ ALLOWED = {
 }
 #: modules every layer may use
 UTILITIES = {"errors", "fileio"}
-RUNTIME_ORDER = ["fortran", "comm", "codegen", "spmd", "job"]
+RUNTIME_ORDER = ["fortran", "comm", "codegen", "jit", "spmd", "job"]
 
 
 def _module(path: Path) -> str:

@@ -67,12 +67,14 @@ Bounds = tuple[tuple[int, int], ...]
 class RunOptions:
     """How to run: ``vectorize`` lets phases use the vectorized fast path,
     ``distribute`` lets them run on the ranks' parts (else on replicated
-    data), ``instrument`` counts loop trips and branches (profiling)."""
+    data), ``instrument`` counts loop trips and branches (profiling), ``jit``
+    runs compiled kernels where numba can (:mod:`autodist.runtime.jit`)."""
 
     vectorize: bool = True
     distribute: bool = True
     instrument: bool = False
     ghost_limit: int = 8
+    jit: bool = True
 
 
 @dataclass
@@ -143,6 +145,8 @@ class Executor(UnitIo):
         self.equivalenced: dict[str, Slots] = {}  # unit -> its EQUIVALENCEd scalars outside COMMON
         self.labels: dict[int, str] = {}  # id(RtArray) -> UNIT.NAME for dumps
         self.phase_modes: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+        self.phase_paths: dict[str, tuple[str, str]] = {}  # region -> ("jit"|"numpy"|"inline", why not compiled)
+        self.jit, self.jit_off = _jit_engine(options)
         self.remap_log: dict[str, tuple[str, int, str, str, str]] = {}
         self.kept_replicated: dict[str, str] = {}  # UNIT.ARRAY -> why its directives were not applied
         self.predicted: dict[str, list[int]] = {}  # phase region -> elements each rank must receive
@@ -558,6 +562,22 @@ def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument
     return {u.name: translate_unit(u, facts, phase_lines(analysis, u.name), instrument,
                                    phase_lines(analysis, u.name, "call"))
             for u in program.units if u.kind != "blockdata"}
+
+
+def _jit_engine(options: RunOptions):
+    """The compiled execution of a run and, when there is none, why."""
+    if not options.jit:
+        return None, "compiled execution turned off (--no-jit)"
+    if options.instrument:
+        return None, "an instrumented (profiling) run"
+    from ..jit.compiler import numba_missing
+
+    missing = numba_missing()
+    if missing:
+        return None, missing
+    from ..jit.engine import Jit
+
+    return Jit(), ""
 
 
 def _is_character(u: ir.Unit, name: str) -> bool:

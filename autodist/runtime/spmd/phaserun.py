@@ -38,6 +38,7 @@ class PhaseRun:
         region = f"{unit.name}:{shape.phase.id}"
         if not shape.fast or not ex.options.vectorize:
             ex.phase_modes.setdefault(region, ("inline", shape.reason or "vectorization disabled", ()))
+            ex.phase_paths.setdefault(region, ("inline", shape.reason or "vectorization disabled"))
             do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
             return cls(ex, frame, region, None, _inline_arrays(do, unit))
         try:
@@ -86,7 +87,6 @@ class PhaseRun:
             inner = ex.planner.plan(frame, plan.shape, forced="replicated")
         else:
             inner = plan
-        ex.phase_modes.setdefault(self.region, (plan.mode, plan.reason, plan.shape.vectorized))
         if plan.predicted:
             ex.predicted.setdefault(self.region, plan.predicted)
         ctx = Store()
@@ -118,7 +118,14 @@ class PhaseRun:
                 ctx.store[name] = np.ascontiguousarray(ctx.store[name])
         if inner.ordered:
             scalars = self._receive_partials(inner, scalars, stats)
+        prepare = getattr(inner.fn, "prepare", None)
+        if prepare is not None:  # a compiled kernel: compiled for these arguments before the timer starts
+            prepare(ctx, *scalars)
+            t0 = time.perf_counter()
         outs = inner.fn(ctx, *scalars)
+        ex.phase_modes.setdefault(self.region, (plan.mode, plan.reason,
+                                                plan.shape.vectorized if inner.path == "numpy" else ()))
+        ex.phase_paths.setdefault(self.region, (inner.path, inner.path_reason))
         if inner.ordered:
             outs = self._pass_partials(inner, outs, stats)
         for name, use, orig in flipped:

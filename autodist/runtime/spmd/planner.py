@@ -92,6 +92,8 @@ class PhasePlan:
     order: list[int] = field(default_factory=list)  # ranks in the order of the sequential iterations
     predicted: list[int] = field(default_factory=list)  # elements each rank receives
     source: str = ""
+    path: str = "numpy"  # "jit": the compiled kernel runs; "numpy": the vectorized function
+    path_reason: str = ""  # why the kernel is not compiled
 
 
 class Store:
@@ -236,7 +238,7 @@ class Planner:
             every = [tuple(pieces[name][r]) if name in pieces else () for r in range(nranks)]
             if name in pipeline_pieces:
                 every = [e + tuple(pipeline_pieces[name][r]) for r, e in enumerate(every)]
-            use = ArrayUse(name, written=name in written, corder=name in row_major)
+            use = ArrayUse(name, written=name in written, corder=name in row_major and ex.jit is None)
             window = self._placement(arr, every)
             if window is not None:
                 use.window = window
@@ -270,6 +272,24 @@ class Planner:
         plan.fn = ns[fname]
         plan.source = src
         self.linemaps[filename] = linemap
+        self._compiled(plan, GenPlan(sets, executes, guards, store), fname)
+
+    def _compiled(self, plan: PhasePlan, gp: GenPlan, fname: str) -> None:
+        """Let the compiled kernel of the plan run instead of the numpy function, when it can."""
+        ex = self.ex
+        if ex.jit is None:
+            plan.path_reason = ex.jit_off
+            return
+
+        def fell_back(why: str) -> None:
+            plan.fn, plan.path, plan.path_reason = numpy_fn, "numpy", why
+
+        numpy_fn = plan.fn
+        kernel, why = ex.jit.phase_kernel(plan.shape, gp, ex.facts, fname, numpy_fn, fell_back)
+        if kernel is None:
+            plan.path_reason = why
+            return
+        plan.fn, plan.path = kernel, "jit"
 
     def _placement(self, arr, every: list[tuple[Section, ...]]) -> tuple[tuple[int, int], ...] | None:
         """Where the pieces each rank needs (``every[r]``) go: ghost cells

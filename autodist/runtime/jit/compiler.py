@@ -1,0 +1,101 @@
+"""Generated kernel modules: written once to the cache, imported, compiled by numba.
+
+numba caches a compiled function next to the file that defines it, keyed by
+that file's path and time stamp, so a kernel's source must live in a real
+file that never changes.  :func:`load` writes each generated module to
+``$AUTODIST_CACHE/jit`` (else ``~/.cache/autodist/jit``) under the hash of
+its text, once (created whole by a hard link, never rewritten, so that ranks
+writing the same module at the same time leave one file), and imports it;
+numba's own cache then sits in the folder's ``__pycache__``, and a second
+run of the same program loads every kernel instead of compiling it.  The
+text starts with a stamp of the helpers' source and of the numba and numpy
+versions, so that changing either makes new files rather than stale hits.
+
+:func:`numba_missing` says why compiled execution is not available (numba
+not importable), without importing numba when it is not wanted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import os
+import sys
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from types import ModuleType
+
+from .check import HELPER_NAMES, LIBM_NAMES
+
+
+@lru_cache(maxsize=None)
+def numba_missing() -> str | None:
+    """None when numba can be imported, else why not (one line)."""
+    try:
+        import numba  # noqa: F401
+    except Exception as exc:  # ImportError, or a numba that does not fit this numpy
+        return f"numba is not importable ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})"
+    return None
+
+
+def cache_dir() -> Path:
+    """Where generated modules and numba's cache go (created if needed)."""
+    base = os.environ.get("AUTODIST_CACHE")
+    root = Path(base) if base else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "autodist"
+    folder = root / "jit"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe = folder / f".probe-{os.getpid()}"
+        probe.write_text("")
+        probe.unlink()
+    except OSError:  # not writable: a folder of this process (nothing is kept across runs)
+        folder = Path(tempfile.mkdtemp(prefix="autodist-jit-"))
+    return folder
+
+
+@lru_cache(maxsize=None)
+def _stamp() -> str:
+    import numba
+    import numpy
+
+    helpers = Path(__file__).with_name("helpers.py").read_bytes()
+    digest = hashlib.sha256(helpers).hexdigest()[:16]
+    return f"# autodist kernels: helpers {digest}, numba {numba.__version__}, numpy {numpy.__version__}\n"
+
+
+def header() -> str:
+    """The lines every generated module starts with."""
+    names = ", ".join(sorted((HELPER_NAMES | LIBM_NAMES) - {"np"}))
+    return _stamp() + "import numpy as np\n" + f"from autodist.runtime.jit.helpers import ({names})\n\n"
+
+
+_MODULES: dict[str, ModuleType] = {}
+
+
+def load(body: str) -> ModuleType:
+    """The module of ``body`` (kernel definitions, after :func:`header`)."""
+    text = header() + body
+    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
+    module = _MODULES.get(digest)
+    if module is not None:
+        return module
+    folder = cache_dir()
+    path = folder / f"k{digest}.py"
+    if not path.exists():
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".k", suffix=".py")
+        with os.fdopen(fd, "w") as f:
+            f.write(text)
+        try:
+            os.link(tmp, path)
+        except FileExistsError:
+            pass
+        finally:
+            os.unlink(tmp)
+    name = f"autodist_kernels_{digest}"
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    _MODULES[digest] = module
+    return module
