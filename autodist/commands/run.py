@@ -34,6 +34,8 @@ def configure(parser) -> None:
                         help="run every phase as translated scalar code (slower; for comparisons)")
     parser.add_argument("--replicated", action="store_true",
                         help="run every phase on replicated data (no owner-computes distribution)")
+    parser.add_argument("--no-jit", action="store_true",
+                        help="no compiled kernels (numba): the numpy and translated Python paths only")
 
 
 def _request(args):
@@ -56,7 +58,7 @@ def _request(args):
                       cpp=args.cpp, report=args.report,
                       dump=args.dump, verify=args.verify, rtol=args.rtol, vectorize=not args.no_vectorize,
                       distribute=not args.replicated, gfortran=not args.no_gfortran, quiet=args.quiet,
-                      timeout=args.timeout, links=tuple(args.link))
+                      timeout=args.timeout, links=tuple(args.link), jit=not args.no_jit)
 
 
 def _rank_main(req) -> int:
@@ -95,6 +97,7 @@ def _argv(args, nprocs: int) -> list[str]:
             out += [flag, value]
     for flag, on in (("--verify", args.verify), ("--no-gfortran", args.no_gfortran), ("-q", args.quiet),
                      ("--no-vectorize", args.no_vectorize), ("--replicated", args.replicated),
+                     ("--no-jit", args.no_jit),
                      ("-v", args.verbose)):
         if on:
             out.append(flag)

@@ -272,18 +272,7 @@ class UnitTranslator(Calls, InputOutput, ControlFlow):
         elif isinstance(s, ir.Do):
             self.do(s)
         elif isinstance(s, ir.DoWhile):
-            self.count_loop_entry(s.span)
-            synced = self.calls_out((s.cond,))
-            em(f"while {'True' if synced else self.ex.typed(s.cond, ir.LOGICAL)}:")
-            self.loop_depth += 1
-            with em.indent():
-                if synced:  # the condition, evaluated at the top of every trip
-                    em(f"if not {self.evaluated(s.cond, ir.LOGICAL)}:")
-                    with em.indent():
-                        em("break")
-                self.count_trip(s.span)
-                self.block(s.body)
-            self.loop_depth -= 1
+            self.do_while(s)
         elif isinstance(s, ir.If):
             self.if_(s)
         elif isinstance(s, ir.Goto):

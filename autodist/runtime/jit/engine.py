@@ -13,7 +13,10 @@ numba cannot compile it.
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
+from contextlib import contextmanager
 
 import numpy as np
 
@@ -46,6 +49,34 @@ class Jit:
     def __init__(self) -> None:
         self.compile_seconds = 0.0
         self.compiled = 0
+        self.flags: list[np.ndarray] = []  # the kernels' ``_N``: ``[2]`` set when the time is up
+        self._active = 0
+        self._watch: threading.Thread | None = None
+
+    @contextmanager
+    def running(self):
+        """Around a kernel call from Python.  A kernel runs without the GIL and
+        cannot see the run's time limit (``SIGALRM``, whose handler only runs in
+        Python): while one runs under an armed alarm, a thread watches the timer
+        and, when it has fired, sets the flag kernels poll, so that they return
+        to Python and the handler raises the run's timeout."""
+        if self._watch is None and signal.getitimer(signal.ITIMER_REAL)[0] > 0:
+            self._watch = threading.Thread(target=self._watcher, daemon=True, name="autodist-jit-timer")
+            self._watch.start()
+        self._active += 1
+        try:
+            yield
+        finally:
+            self._active -= 1
+
+    def _watcher(self) -> None:
+        while True:
+            time.sleep(0.02)
+            if signal.getitimer(signal.ITIMER_REAL)[0] == 0:
+                if self._active:
+                    for flag in self.flags:
+                        flag[2] = 1
+                return
 
     def phase_kernel(self, shape, plan, facts, name: str, fallback, on_fallback):
         """The kernel of a phase under ``plan`` (a ``GenPlan`` of its own), or

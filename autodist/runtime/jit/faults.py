@@ -18,11 +18,9 @@ from ...errors import RuntimeFault
 
 @dataclass(frozen=True)
 class Site:
-    """One place that may fault: ``kind`` "index" (``text`` names the array
-    dimension; ``{label}`` in it stands for an array named at run time) or
-    "message" (``text`` is the message)."""
+    """One place that may fault: the message, a template of the fault's
+    ``{value}``, ``{lo}``, ``{hi}`` and ``{label}`` (an array named at run time)."""
 
-    kind: str
     text: str
     file: str | None
     line: int | None
@@ -35,8 +33,8 @@ class Sites:
         self.table: list[Site] = []
         self._index: dict[Site, int] = {}
 
-    def add(self, kind: str, text: str, where: tuple[str, int] | None) -> int:
-        site = Site(kind, text, *(where or (None, None)))
+    def message(self, text: str, where: tuple[str, int] | None) -> int:
+        site = Site(text, *(where or (None, None)))
         k = self._index.get(site)
         if k is None:
             k = self._index[site] = len(self.table)
@@ -44,19 +42,14 @@ class Sites:
         return k
 
     def index(self, what: str, where: tuple[str, int] | None) -> int:
-        return self.add("index", what, where)
-
-    def message(self, text: str, where: tuple[str, int] | None) -> int:
-        return self.add("message", text, where)
+        """A subscript check of ``what`` (``X dimension 2``; ``{label}`` for the array
+        named at run time)."""
+        return self.message(f"index {{value}} of {what} is outside {{lo}}:{{hi}}", where)
 
     def fault(self, args: tuple, labels: list[str] = ()) -> RuntimeFault:
         """The runtime's fault for the arguments of a :class:`~.helpers.JitFault`:
         ``(site, value, lo, hi, label)``."""
         k, value, lo, hi, label = (tuple(args) + (0, 0, 0, -1))[:5]
         site = self.table[k]
-        if site.kind == "index":
-            what = site.text.replace("{label}", labels[label] if 0 <= label < len(labels) else "?")
-            message = f"index {value} of {what} is outside {lo}:{hi}"
-        else:
-            message = site.text.format(value=value, lo=lo, hi=hi)
-        return RuntimeFault(message, site.file, site.line)
+        name = labels[label] if 0 <= label < len(labels) else "?"
+        return RuntimeFault(site.text.format(value=value, lo=lo, hi=hi, label=name), site.file, site.line)

@@ -269,6 +269,31 @@ def at(site, i, lo, hi, label):
 
 
 @njit
+def rd(a, p, n, zero):
+    """Element ``p`` of a dummy's storage; 0 past the ``n`` elements its actual holds."""
+    return a[p] if p < n else zero
+
+
+@njit
+def wr(site, a, p, n, v, label):
+    """Store into a dummy's storage; past the end of its actual only a zero may go."""
+    if p < n:
+        a[p] = v
+    elif v != 0:
+        raise JitFault(site, n, 0, 0, label)
+
+
+_clock_gettime = types.ExternalFunction("clock_gettime", types.intc(types.intc, types.voidptr))
+
+
+@njit
+def clock(n):
+    """Seconds of CLOCK_MONOTONIC (``n[0]``, ``n[1]``: room for the timespec)."""
+    _clock_gettime(1, n.ctypes.data)
+    return n[0] + n[1] * 1e-9
+
+
+@njit
 def check(site, x, lo, hi):
     if x < lo or x > hi:
         raise JitFault(site, x, lo, hi, -1)

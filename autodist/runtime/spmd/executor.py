@@ -95,16 +95,19 @@ class Frame:
 
 
 class _CallPhase:
-    """Adds the time of a call (the callee's own phases included) to a region."""
+    """Adds the time of a call (the callee's own phases included, numba's
+    compilation of its kernels not) to a region."""
 
-    def __init__(self, stats, region: str):
-        self.stats, self.region = stats, region
+    def __init__(self, stats, region: str, jit=None):
+        self.stats, self.region, self.jit = stats, region, jit
 
     def __enter__(self):
         self.t0 = time.perf_counter()
+        self.c0 = self.jit.compile_seconds if self.jit is not None else 0.0
 
     def __exit__(self, *exc):
-        self.stats.region(self.region).compute_time += time.perf_counter() - self.t0
+        compiling = (self.jit.compile_seconds - self.c0) if self.jit is not None else 0.0
+        self.stats.region(self.region).compute_time += time.perf_counter() - self.t0 - compiling
 
 
 class Executor(UnitIo):
@@ -176,8 +179,24 @@ class Executor(UnitIo):
             exec(compile(tr.source, filename, "exec"), ns)
             self.functions[u.name] = ns[tr.function]
             self.linemaps[filename] = tr.linemap
+        self.kernels = self._kernels()
         if self.program.main is None:
             raise UnsupportedError("the program has no main program unit", self.program.files[0] if self.program.files else None)
+
+    def _kernels(self):
+        """The compiled kernels of the program (:mod:`autodist.runtime.jit`), the
+        compiled units standing in the table of procedures; None without them."""
+        if self.jit is None or self.program.main is None:
+            return None
+        from ..jit.entries import Kernels, ProcedureEntry
+        from ..jit.program import build
+
+        built = build(self.program, self.analysis, self.facts, {n: tr.saved for n, tr in self.translations.items()})
+        kernels = Kernels(self, self.jit, built)
+        for name, why in built.unit_reasons.items():
+            if not why and name in self.functions:
+                self.functions[name] = ProcedureEntry(kernels, self.units[name], self.functions[name])
+        return kernels
 
     def _check_mappings(self) -> None:
         """Resolve every unit's directives now, so that a bad directive is an
@@ -505,7 +524,7 @@ class Executor(UnitIo):
         region = f"{frame.unit.name}:{pid}"
         self.executions[region] = self.executions.get(region, 0) + 1
         self.phase_modes.setdefault(region, ("call", "", ()))
-        return _CallPhase(self.comms.stats, region)
+        return _CallPhase(self.comms.stats, region, self.jit)
 
     # ---------------------------------------------------------------- output
 

@@ -38,7 +38,14 @@ class PhaseRun:
         region = f"{unit.name}:{shape.phase.id}"
         if not shape.fast or not ex.options.vectorize:
             ex.phase_modes.setdefault(region, ("inline", shape.reason or "vectorization disabled", ()))
-            ex.phase_paths.setdefault(region, ("inline", shape.reason or "vectorization disabled"))
+            why = ex.jit_off
+            if ex.kernels is not None:
+                info, why = ex.kernels.phase_info(unit.name, line)
+                if info is not None:
+                    why = ex.kernels.phase_ready(info, frame)
+                    if not why:
+                        return _CompiledPhase(ex, frame, region, info)
+            ex.phase_paths.setdefault(region, ("inline", why))
             do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
             return cls(ex, frame, region, None, _inline_arrays(do, unit))
         try:
@@ -191,6 +198,22 @@ class PhaseRun:
         for name, v in zip(plan.ordered, values):
             outs[plan.shape.outs.index(name)] = v
         return tuple(outs)
+
+
+class _CompiledPhase:
+    """A phase outside the fast path run by its compiled kernel (:mod:`autodist.runtime.jit`),
+    on replicated data as the inline translation would run."""
+
+    fast = True
+
+    def __init__(self, ex, frame, region: str, info):
+        self.ex, self.frame, self.region, self.info = ex, frame, region, info
+
+    def run(self, *scalars):
+        ex = self.ex
+        ex.executions[self.region] = ex.executions.get(self.region, 0) + 1
+        ex.phase_paths.setdefault(self.region, ("jit", ""))
+        return ex.kernels.run_phase(self.info, self.frame, self.region, scalars)
 
 
 def _inline_arrays(do: ir.Do, unit: ir.Unit) -> list[str]:
