@@ -18,7 +18,7 @@ import ast
 HELPER_NAMES = frozenset({
     "i4", "i8", "idiv_at", "imod_at", "ipow_at", "isign", "ishft", "btest", "ibits", "ishift", "ddiv",
     "rmod", "rsign", "dim", "nint", "aint", "anint", "powi", "modulo_at", "at", "check", "span_check",
-    "clip", "values_in", "member", "m_sqrt8", "rd", "wr", "clock", "JitFault", "JitStop", "ZERO4", "ONE4", "F4", "np", "njit",
+    "clip", "values_in", "member", "m_sqrt8", "rd", "wr", "clock", "timeup", "JitFault", "JitStop", "ZERO4", "ONE4", "F4", "np", "njit",
 })
 _LIBM = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "log", "log10",
          "erf", "erfc", "tgamma", "lgamma", "asinh", "acosh", "atanh", "j0", "j1", "y0", "y1",

@@ -2,10 +2,11 @@
 
 numba caches a compiled function next to the file that defines it, keyed by
 that file's path and time stamp, so a kernel's source must live in a real
-file that never changes.  :func:`load` writes each generated module to
+file that never changes.  :class:`Module` writes each generated module to
 ``$AUTODIST_CACHE/jit`` (else ``~/.cache/autodist/jit``) under the hash of
 its text, once (created whole by a hard link, never rewritten, so that ranks
-writing the same module at the same time leave one file), and imports it;
+writing the same module at the same time leave one file), and imports it
+when a kernel of it is first needed;
 numba's own cache then sits in the folder's ``__pycache__``, and a second
 run of the same program loads every kernel instead of compiling it.  The
 text starts with a stamp of the helpers' source and of the numba and numpy
@@ -41,7 +42,11 @@ def numba_missing() -> str | None:
 
 def cache_dir() -> Path:
     """Where generated modules and numba's cache go (created if needed)."""
-    base = os.environ.get("AUTODIST_CACHE")
+    return _cache_dir(os.environ.get("AUTODIST_CACHE"))
+
+
+@lru_cache(maxsize=None)
+def _cache_dir(base: str | None) -> Path:
     root = Path(base) if base else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "autodist"
     folder = root / "jit"
     try:
@@ -56,12 +61,11 @@ def cache_dir() -> Path:
 
 @lru_cache(maxsize=None)
 def _stamp() -> str:
-    import numba
-    import numpy
+    from importlib.metadata import version
 
     helpers = Path(__file__).with_name("helpers.py").read_bytes()
     digest = hashlib.sha256(helpers).hexdigest()[:16]
-    return f"# autodist kernels: helpers {digest}, numba {numba.__version__}, numpy {numpy.__version__}\n"
+    return f"# autodist kernels: helpers {digest}, numba {version('numba')}, numpy {version('numpy')}\n"
 
 
 def header() -> str:
@@ -70,32 +74,51 @@ def header() -> str:
     return _stamp() + "import numpy as np\n" + f"from autodist.runtime.jit.helpers import ({names})\n\n"
 
 
-_MODULES: dict[str, ModuleType] = {}
+class Module:
+    """A generated module: its text and hash now, the imported module (and numba)
+    when first needed (:meth:`load`)."""
 
+    _loaded: dict[str, ModuleType] = {}
 
-def load(body: str) -> ModuleType:
-    """The module of ``body`` (kernel definitions, after :func:`header`)."""
-    text = header() + body
-    digest = hashlib.sha256(text.encode()).hexdigest()[:24]
-    module = _MODULES.get(digest)
-    if module is not None:
-        return module
-    folder = cache_dir()
-    path = folder / f"k{digest}.py"
-    if not path.exists():
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".k", suffix=".py")
-        with os.fdopen(fd, "w") as f:
-            f.write(text)
+    def __init__(self, body: str):
+        self.text = header() + body
+        self.digest = hashlib.sha256(self.text.encode()).hexdigest()[:24]
+
+    def warm(self, name: str) -> bool:
+        """Whether a run before this one compiled function ``name`` of the module
+        (numba's cache has it: loading it costs little)."""
+        return (cache_dir() / f"k{self.digest}.{name}.ok").exists()
+
+    def compiled(self, name: str) -> None:
+        """Record that ``name`` is now in numba's cache (see :meth:`warm`)."""
         try:
-            os.link(tmp, path)
-        except FileExistsError:
+            (cache_dir() / f"k{self.digest}.{name}.ok").touch()
+        except OSError:
             pass
-        finally:
-            os.unlink(tmp)
-    name = f"autodist_kernels_{digest}"
-    spec = importlib.util.spec_from_file_location(name, path)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    _MODULES[digest] = module
-    return module
+
+    def load(self) -> ModuleType:
+        module = self._loaded.get(self.digest)
+        if module is not None:
+            return module
+        folder = cache_dir()
+        path = folder / f"k{self.digest}.py"
+        if not path.exists():
+            fd, tmp = tempfile.mkstemp(dir=folder, prefix=".k", suffix=".py")
+            with os.fdopen(fd, "w") as f:
+                f.write(self.text)
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                pass
+            finally:
+                os.unlink(tmp)
+        name = f"autodist_kernels_{self.digest}"
+        spec = importlib.util.spec_from_file_location(name, path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[name] = module
+        spec.loader.exec_module(module)
+        self._loaded[self.digest] = module
+        return module
+
+    def function(self, name: str):
+        return getattr(self.load(), name)

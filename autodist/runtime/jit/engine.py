@@ -1,18 +1,33 @@
-"""Compiled execution for one run: kernels built, compiled and called.
+"""Compiled execution for one run: when to compile, and the kernels of planned phases.
 
 :class:`Jit` is what the executor holds when compiled execution is on (numba
-importable, ``--no-jit`` not given).  For a loop phase under a plan,
-:meth:`Jit.phase_kernel` writes the kernel (:mod:`.fastkernel`), refuses it
-when its source needs what a kernel does not have (:mod:`.check`), loads its
-module (:mod:`.compiler`) and returns a :class:`PhaseKernel`: a callable with
-the numpy function's interface, ``fn(ctx, *scalars) -> outs``, that compiles
-itself for the argument types it first gets (:meth:`PhaseKernel.prepare`,
-before the phase's timer starts) and falls back to the numpy function when
-numba cannot compile it.
+importable, ``--no-jit`` not given).  Compiling a kernel costs numba a
+fraction of a second to seconds, loading it from the cache a few
+milliseconds, so a kernel is compiled (:meth:`Jit.hot`) when
+
+* a run before this one compiled it (it is in the cache: :meth:`~.compiler.Module.warm`), or
+* its phase or procedure has spent ``after`` seconds uncompiled in this run
+  (``--jit-after``, default :data:`DEFAULT_AFTER`; 0: everything is compiled
+  before it first runs), so that a short program or a phase that runs once
+  does not wait for numba, and a hot one moves to compiled code early.
+
+For a loop phase under a plan, :meth:`Jit.phase_kernel` writes the kernel
+(:mod:`.fastkernel`), refuses it when its source needs what a kernel does not
+have (:mod:`.check`) and returns a :class:`PhaseKernel`: a callable with the
+numpy function's interface, ``fn(ctx, *scalars) -> outs``, that runs the
+numpy function until the phase is hot, then compiles the kernel for the
+argument types it gets (:meth:`PhaseKernel.prepare`, before the phase's
+timer starts) and runs it — or keeps the numpy function when numba cannot
+compile it.
+
+The run's time limit (``SIGALRM``) cannot interrupt a kernel, which runs
+without the GIL, so :meth:`Jit.running` watches the timer from a thread and
+sets the flag compiled procedures poll (see :mod:`.units`).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 import time
@@ -23,9 +38,12 @@ import numpy as np
 from ... import ir
 from ...errors import UnsupportedError
 from ..codegen import intrinsic_code as ic
-from . import compiler
 from .check import foreign_names
+from .compiler import Module
 from .faults import Sites
+
+#: Seconds a phase or procedure runs uncompiled before its kernel is compiled.
+DEFAULT_AFTER = 0.1
 
 #: How a scalar the kernel returns becomes the runtime's value of its kind.
 _CONVERT = {"i": int, "r4": np.float32, "r8": float, "l": bool}
@@ -43,23 +61,55 @@ def compiled_kinds(types: list[ir.Type]) -> str | None:
     return None
 
 
+def default_after() -> float:
+    """``$AUTODIST_JIT_AFTER`` seconds, else :data:`DEFAULT_AFTER`."""
+    try:
+        return max(float(os.environ.get("AUTODIST_JIT_AFTER", DEFAULT_AFTER)), 0.0)
+    except ValueError:
+        return DEFAULT_AFTER
+
+
 class Jit:
     """Compiled execution of one run (see the module docstring)."""
 
-    def __init__(self) -> None:
+    def __init__(self, after: float | None = None) -> None:
+        self.after = default_after() if after is None else after
         self.compile_seconds = 0.0
         self.compiled = 0
         self.flags: list[np.ndarray] = []  # the kernels' ``_N``: ``[2]`` set when the time is up
         self._active = 0
         self._watch: threading.Thread | None = None
 
+    def hot(self, seconds: float, module: Module, name: str) -> bool:
+        """Compile ``name`` of ``module`` now, after ``seconds`` run uncompiled?"""
+        return seconds >= self.after or module.warm(name)
+
+    def cold_reason(self, seconds: float) -> str:
+        return f"not compiled: ran {seconds:.3g} s uncompiled, less than --jit-after {self.after:g} s"
+
+    def compile(self, module: Module, name: str, signature) -> tuple[object, str]:
+        """The compiled function ``name`` of ``module`` for ``signature`` (numba
+        types), or ``(None, why not)``."""
+        t0 = time.perf_counter()
+        try:
+            fn = module.function(name)
+            fn.compile(tuple(signature))
+        except Exception as exc:  # numba's typing or lowering errors: the other path runs
+            first = str(exc).strip().splitlines()
+            return None, f"numba could not compile it: {first[0] if first else type(exc).__name__}"
+        finally:
+            self.compile_seconds += time.perf_counter() - t0
+        self.compiled += 1
+        module.compiled(name)
+        return fn, ""
+
+    # ---------------------------------------------------------------- the time limit
+
     @contextmanager
     def running(self):
-        """Around a kernel call from Python.  A kernel runs without the GIL and
-        cannot see the run's time limit (``SIGALRM``, whose handler only runs in
-        Python): while one runs under an armed alarm, a thread watches the timer
-        and, when it has fired, sets the flag kernels poll, so that they return
-        to Python and the handler raises the run's timeout."""
+        """Around a kernel call from Python: while one runs under an armed alarm, a
+        thread watches the timer and, once it has fired, sets the flag kernels poll,
+        so that they return to Python and the alarm's handler raises the timeout."""
         if self._watch is None and signal.getitimer(signal.ITIMER_REAL)[0] > 0:
             self._watch = threading.Thread(target=self._watcher, daemon=True, name="autodist-jit-timer")
             self._watch.start()
@@ -78,14 +128,15 @@ class Jit:
                         flag[2] = 1
                 return
 
-    def phase_kernel(self, shape, plan, facts, name: str, fallback, on_fallback):
+    # ---------------------------------------------------------------- planned phases
+
+    def phase_kernel(self, shape, plan, facts, name: str, fallback, seconds):
         """The kernel of a phase under ``plan`` (a ``GenPlan`` of its own), or
-        ``(None, why not)``; ``fallback`` is the numpy function, used when numba
-        cannot compile the kernel (``on_fallback(why)`` is told)."""
+        ``(None, why not)``; ``fallback`` is the numpy function, ``seconds()`` the
+        time the phase has run so far."""
         from .fastkernel import ins_types, kernel_source
 
-        types = ins_types(shape)
-        why = compiled_kinds(types) or compiled_kinds([shape.unit.symbol(n).type for n in shape.arrays])
+        why = compiled_kinds(ins_types(shape)) or compiled_kinds([shape.unit.symbol(n).type for n in shape.arrays])
         if why:
             return None, f"{why} (not compiled)"
         try:
@@ -95,50 +146,45 @@ class Jit:
         bad = foreign_names(body)
         if bad:
             return None, f"the kernel would need {', '.join(bad)}"
-        module = compiler.load(body)
         consts = [c.to_array() for c in plan.constants]
         outs = [converter(shape.unit.symbol(n).type) for n in shape.outs]
-        return PhaseKernel(self, getattr(module, name), list(plan.store), consts, outs, sites, fallback,
-                           on_fallback), ""
+        return PhaseKernel(self, Module(body), name, list(plan.store), consts, outs, sites, fallback, seconds), ""
 
 
 class PhaseKernel:
-    """A compiled phase with the numpy function's interface (see the module docstring)."""
+    """A planned phase's kernel with the numpy function's interface (see the module docstring)."""
 
-    def __init__(self, jit: Jit, kernel, names: list[str], consts: list[np.ndarray], outs: list, sites: Sites,
-                 fallback, on_fallback):
-        self.jit, self.kernel, self.names, self.consts = jit, kernel, names, consts
-        self.outs, self.sites, self.fallback, self.on_fallback = outs, sites, fallback, on_fallback
-        self.ready = False
+    def __init__(self, jit: Jit, module: Module, name: str, names: list[str], consts: list[np.ndarray],
+                 outs: list, sites: Sites, fallback, seconds):
+        self.jit, self.module, self.name, self.names, self.consts = jit, module, name, names, consts
+        self.outs, self.sites, self.fallback, self.seconds = outs, sites, fallback, seconds
+        self.kernel = None
+        self.failed = ""  # why numba could not compile it
+
+    @property
+    def path(self) -> tuple[str, str]:
+        """The path the next execution takes, and why it is not the compiled one."""
+        if self.kernel is not None:
+            return "jit", ""
+        return "numpy", self.failed or self.jit.cold_reason(self.seconds())
 
     def _args(self, ctx, scalars) -> list:
         return [ctx.store[n] for n in self.names] + self.consts + list(scalars)
 
     def prepare(self, ctx, *scalars) -> None:
-        """Compile (or load from the cache) for these arguments' types."""
-        if self.ready:
+        """Compile (or load from the cache) for these arguments' types, once the phase is hot."""
+        if self.kernel is not None or self.failed or not self.jit.hot(self.seconds(), self.module, self.name):
             return
         import numba
 
-        t0 = time.perf_counter()
-        try:
-            self.kernel.compile(tuple(numba.typeof(a) for a in self._args(ctx, scalars)))
-        except Exception as exc:  # numba's typing or lowering errors: the numpy function runs
-            first = str(exc).strip().splitlines()
-            self.on_fallback(f"numba could not compile the kernel: {first[0] if first else type(exc).__name__}")
-            self.kernel = None
-        finally:
-            self.jit.compile_seconds += time.perf_counter() - t0
-        self.jit.compiled += self.kernel is not None
-        self.ready = True
+        self.kernel, self.failed = self.jit.compile(self.module, self.name,
+                                                    [numba.typeof(a) for a in self._args(ctx, scalars)])
 
     def __call__(self, ctx, *scalars):
-        from .helpers import JitFault
-
-        if not self.ready:
-            self.prepare(ctx, *scalars)
         if self.kernel is None:
             return self.fallback(ctx, *scalars)
+        from .helpers import JitFault
+
         try:
             got = self.kernel(*self._args(ctx, scalars))
         except JitFault as exc:

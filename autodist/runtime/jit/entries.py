@@ -58,7 +58,9 @@ class Kernels:
         self.T = np.zeros(max(len(mod.regions), 1))
         jit.flags.append(self.N)
         self.calls: dict[str, list[int]] = {}  # unit -> [compiled calls, Python calls]
-        self.ready: dict[str, str] = {}  # phase kernel -> "" once compiled, else why it cannot be
+        self.ready: dict[str, str] = {}  # kernel -> "" once compiled, else why it cannot be
+        self.fns: dict[str, object] = {}  # compiled kernels by name
+        self.python_why: dict[str, str] = {}  # unit -> why its last call ran its Python translation
 
     # ---------------------------------------------------------------- labels and faults
 
@@ -80,21 +82,16 @@ class Kernels:
         except JitStop as exc:
             raise StopProgram(self.k.mod.stops[exc.args[0]]) from None
 
-    def compile(self, fn, args: list, typed: bool = False) -> str:
-        """Compile ``fn`` for these arguments (``typed``: their numba types) — from
-        the cache when it is there; why it cannot be."""
-        import numba
-
-        t0 = time.perf_counter()
-        try:
-            fn.compile(tuple(args if typed else (numba.typeof(a) for a in args)))
-            self.jit.compiled += 1
-            return ""
-        except Exception as exc:  # numba's typing or lowering errors: the Python path runs
-            first = str(exc).strip().splitlines()
-            return f"numba could not compile it: {first[0] if first else type(exc).__name__}"
-        finally:
-            self.jit.compile_seconds += time.perf_counter() - t0
+    def compile(self, name: str, signature) -> str:
+        """Compile kernel ``name`` for ``signature`` (numba types; from the cache when
+        it is there), once; why it cannot be."""
+        why = self.ready.get(name)
+        if why is None:
+            fn, why = self.jit.compile(self.k.module, name, signature)
+            self.ready[name] = why
+            if fn is not None:
+                self.fns[name] = fn
+        return why
 
     # ---------------------------------------------------------------- static storage
 
@@ -150,7 +147,7 @@ class Kernels:
                 mode = "distributed" if ex.nprocs == 1 else "replicated"
                 why = "" if ex.nprocs == 1 else "inside a compiled procedure: its arrays are whole on every rank"
                 ex.phase_modes.setdefault(region, (mode, why, ()))
-            ex.phase_paths.setdefault(region, ("jit", ""))
+            ex.record_path(region, "jit", "", int(counts[p]))
         counts[:] = 0
         self.T[:] = 0.0
 
@@ -160,10 +157,14 @@ class Kernels:
         key = (unit, line)
         return self.k.phases.get(key), self.k.phase_reasons.get(key, "")
 
-    def phase_ready(self, info: PhaseKernelInfo, frame) -> str:
-        """Compile a phase's kernel (once) for the types of its arguments; why it cannot be."""
+    def phase_ready(self, info: PhaseKernelInfo, frame, region: str) -> str:
+        """Compile a phase's kernel, once it is hot (:meth:`~.engine.Jit.hot`), for the
+        types of its arguments; why it does not run compiled."""
         why = self.ready.get(info.function)
         if why is None:
+            seconds = self.ex.comms.stats.region(region).compute_time
+            if not self.jit.hot(seconds, self.k.module, info.function):
+                return self.jit.cold_reason(seconds)
             import numba
             from numba import types
 
@@ -182,13 +183,13 @@ class Kernels:
                     sig.append(vector(SCALAR_DTYPES[b]))
             unit = frame.unit
             sig += [_NUMBA[ic.kind(unit.symbol(n).type)] for n in info.ins] + [vector(np.int64), vector(np.float64)]
-            why = self.ready[info.function] = self.compile(getattr(self.k.module, info.function), sig, typed=True)
+            why = self.compile(info.function, sig)
         return why
 
     def run_phase(self, info: PhaseKernelInfo, frame, region: str, scalars: tuple) -> tuple:
         """One execution of a phase's kernel on replicated data; its scalars after."""
         ex = self.ex
-        fn = getattr(self.k.module, info.function)
+        fn = self.fns[info.function]
         arrays = [frame.a[n] for n in info.arrays]
         statics = [ex.locals[(a, b)] if k == "L" else ex.common_arrays[(a, b)]
                    for k, a, b in info.statics if k in ("L", "C")]
@@ -251,30 +252,45 @@ class ProcedureEntry:
 
     def __init__(self, kernels: Kernels, unit: ir.Unit, python):
         self.kernels, self.unit, self.python = kernels, unit, python
-        self.fn = getattr(kernels.k.module, f"k_{unit.name}")
-        self.state = None  # None: not compiled yet; "": compiled; else why it cannot be
+        self.name = f"k_{unit.name}"
+        self.seconds = 0.0  # run uncompiled so far
         self.counts = kernels.calls.setdefault(unit.name, [0, 0])
         self.outs = [None if unit.symbol(d).is_array else converter(unit.symbol(d).type) for d in unit.args]
         if unit.kind == "function":
             self.outs.insert(0, converter(unit.result_type or unit.symbol(unit.result or unit.name).type))
 
-    def __call__(self, rt, *actuals):
-        args = None if self.state else self._arguments(actuals)
-        if args is None:
-            self.counts[1] += 1
-            return self.python(rt, *actuals)
-        args, back = args
-        if self.state is None:
-            self.state = self.kernels.compile(self.fn, args)
-            if self.state:
-                self.kernels.k.unit_reasons[self.unit.name] = self.state
-                self.counts[1] += 1
-                return self.python(rt, *actuals)
+    def _python(self, rt, actuals, why: str):
+        self.counts[1] += 1
+        self.kernels.python_why[self.unit.name] = why
+        t0 = time.perf_counter()
         try:
-            got = self.kernels._call(self.fn, args)
+            return self.python(rt, *actuals)
         finally:
-            self.kernels.copy_back(back)
-            self.kernels.credit()
+            self.seconds += time.perf_counter() - t0
+
+    def __call__(self, rt, *actuals):
+        k = self.kernels
+        if k.ready.get(self.name):  # numba could not compile it
+            return self._python(rt, actuals, k.ready[self.name])
+        if self.name not in k.fns and not k.jit.hot(self.seconds, k.k.module, self.name):
+            return self._python(rt, actuals, k.jit.cold_reason(self.seconds))
+        got = self._arguments(actuals)
+        if got is None:
+            return self._python(rt, actuals, "an array it reaches is not held whole on every rank (distributed): "
+                                             "its phases run as planned")
+        args, back = got
+        if self.name not in k.fns:
+            import numba
+
+            why = k.compile(self.name, [numba.typeof(a) for a in args])
+            if why:
+                k.k.unit_reasons[self.unit.name] = why
+                return self._python(rt, actuals, why)
+        try:
+            got = k._call(k.fns[self.name], args)
+        finally:
+            k.copy_back(back)
+            k.credit()
         return tuple(None if conv is None else conv(v) for conv, v in zip(self.outs, got))
 
     def _arguments(self, actuals):

@@ -24,7 +24,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 from numba import types
-from numba.extending import overload
+from numba.core import cgutils
+from numba.extending import intrinsic, overload
 
 from ..fortran.intrinsics import ELEMENTARY, EXTRA_ELEMENTARY
 
@@ -270,17 +271,28 @@ def at(site, i, lo, hi, label):
 
 @njit
 def rd(a, p, n, zero):
-    """Element ``p`` of a dummy's storage; 0 past the ``n`` elements its actual holds."""
+    """Element ``p`` of a dummy's storage; 0 past its end (``n``: its length)."""
     return a[p] if p < n else zero
 
 
 @njit
-def wr(site, a, p, n, v, label):
-    """Store into a dummy's storage; past the end of its actual only a zero may go."""
+def wr(site, a, p, n, v, label, held):
+    """Store into a dummy's storage; past the end of its actual only a zero may
+    go (``held``: the elements the actual holds from the dummy's start)."""
     if p < n:
         a[p] = v
     elif v != 0:
-        raise JitFault(site, n, 0, 0, label)
+        raise JitFault(site, held, 0, 0, label)
+
+
+@intrinsic
+def timeup(typingctx, counters):
+    """``counters[2]`` read anew every time (an atomic load the optimizer does not
+    hoist out of a loop): set by another thread when the run's time is up."""
+    def codegen(context, builder, signature, args):
+        ary = context.make_array(signature.args[0])(context, builder, args[0])
+        return builder.load_atomic(cgutils.gep_inbounds(builder, ary.data, 2), "monotonic", 8)
+    return types.int64(counters), codegen
 
 
 _clock_gettime = types.ExternalFunction("clock_gettime", types.intc(types.intc, types.voidptr))

@@ -38,7 +38,7 @@ class PhaseKernelInfo:
 class ProgramKernels:
     """What :func:`build` made (see the module docstring)."""
 
-    module: object
+    module: compiler.Module | None
     mod: KernelModule
     unit_reasons: dict[str, str]  # "" for a compiled unit
     phases: dict[tuple[str, int], PhaseKernelInfo] = field(default_factory=dict)
@@ -99,7 +99,7 @@ def build(program: ir.Program, analysis, facts, saved: dict[str, tuple[str, ...]
             if why:
                 out.phase_reasons[(name, line)] = why
     chains = "".join(chain_source(n) + "\n" for n in sorted(mod.chains))
-    out.module = compiler.load(chains + "\n".join(sources))
+    out.module = compiler.Module(chains + "\n".join(sources))
     return out
 
 

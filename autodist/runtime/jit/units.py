@@ -105,7 +105,7 @@ class KArray:
     label: str  # code of the label number of the array as the executor names it
     key: str  # code of its shape key
     off: str = "0"
-    avail: str | None = None  # elements the actual holds from the offset on (dummies)
+    avail: str | None = None  # the length of the actual's storage (dummies: positions past it hold nothing)
     base_label: str = ""  # the actual's label (a dummy's past-the-end fault names it)
 
 
@@ -259,7 +259,8 @@ class KernelTranslator(UnitTranslator):
 
     def _dummy_array(self, sym: ir.Symbol) -> None:
         em, d = self.em, sym.name
-        em(f"n_{d} = len(a_{d}) - o_{d}")
+        em(f"n_{d} = len(a_{d})")
+        em(f"h_{d} = n_{d} - o_{d}")
         lo, hi, ext = [], [], []
         for k, dim in enumerate(sym.dims):
             lo.append(f"L{k}_{d}")
@@ -268,13 +269,13 @@ class KernelTranslator(UnitTranslator):
             em(f"{lo[k]} = {self.ex.int_expr(dim.lower)}")
             rest = " * ".join(ext[:k]) or "1"
             last = k == len(sym.dims) - 1
-            assumed = f"{lo[k]} + max(n_{d} // max({rest}, 1), 0) - 1"
+            assumed = f"{lo[k]} + max(h_{d} // max({rest}, 1), 0) - 1"
             if dim.upper is None:
                 em(f"{hi[k]} = {assumed}")
             else:
                 em(f"{hi[k]} = {self.ex.int_expr(dim.upper)}")
                 if last and isinstance(dim.upper, ir.Const):  # X(1): "any size" when the actual holds more
-                    em(f"if {hi[k]} == {lo[k]} and n_{d} > {rest}:")
+                    em(f"if {hi[k]} == {lo[k]} and h_{d} > {rest}:")
                     em(f"    {hi[k]} = {assumed}")
             em(f"{ext[k]} = {hi[k]} - {lo[k]} + 1")
         key = self._key(d, lo, hi)
@@ -327,7 +328,7 @@ class KernelTranslator(UnitTranslator):
         site = self.mod.sites.message(
             f"{self.unit.name} wrote into dummy {target.name} past the end of its actual argument {{label}} "
             "({value} element(s) from there on)", self.em.where)
-        self.em(f"wr({site}, {ka.buf}, {pos}, {ka.avail}, {v}, {ka.base_label})")
+        self.em(f"wr({site}, {ka.buf}, {pos}, {ka.avail}, {v}, {ka.base_label}, {ka.avail} - {ka.off})")
 
     def assign(self, target: ir.Expr, value: ir.Expr) -> None:
         if isinstance(target, ir.Index):
@@ -413,7 +414,7 @@ class KernelTranslator(UnitTranslator):
 
     def poll(self) -> None:
         """Leave the kernel when the run's time is up (see :mod:`.engine`)."""
-        self.em("if _N[2]:")
+        self.em("if timeup(_N):")
         self.em("    raise JitFault(-1, 0, 0, 0, -1)")
 
     def count_loop_entry(self, span: ir.Span, trips: str | None = None) -> None:

@@ -76,11 +76,13 @@ def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: d
             region = f"{proc.name}:{ph.id}"
             used.add(region)
             mode, reason, vec = phase_modes.get(region, ("not run", "", ()))
-            path, why = paths.get(region, ("call" if ph.kind == "call" else "not run", ""))
+            counts, why = paths.get(region, ({}, ""))
+            path = ("jit" if counts.get("jit") else max(counts, key=counts.get)) if counts else (
+                "call" if ph.kind == "call" else "not run")
             phases.append({
                 "procedure": proc.name, "id": ph.id, "kind": ph.kind, "file": ph.span.file,
                 "first_line": ph.span.first,
-                "last_line": ph.span.last, "mode": mode, "reason": reason, "path": path, "path_reason": why,
+                "last_line": ph.span.last, "mode": mode, "reason": reason, "path": path, "paths": dict(counts), "path_reason": why,
                 "vectorized": [list(c) for c in vec], "executions": executions.get(region, 0),
                 "predicted_elements_received": predicted.get(region, []),
                 "ranks": _rank_rows(per_rank, region),
@@ -129,7 +131,7 @@ def jit_section(ex) -> dict[str, Any]:
             path = "inline"
         elif python:
             path = "mixed" if compiled else "inline"
-            why = "an array it reaches is not held whole on every rank (distributed): its phases run as planned"
+            why = ex.kernels.python_why.get(u.name, "")
         else:
             path = "jit" if compiled else "not run"
         procs.append({"procedure": u.name, "path": path, "reason": why, "compiled_calls": compiled,

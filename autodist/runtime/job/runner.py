@@ -44,6 +44,7 @@ class RunRequest:
     timeout: float = 600.0
     links: tuple[str, ...] = ()  # --link files
     jit: bool = True  # compiled kernels (--no-jit: off)
+    jit_after: float | None = None  # --jit-after (None: the default)
 
 
 def prepare(files, include_dirs=(), instrument: bool = False, foreign=None, defines=(), cpp=None):
@@ -126,7 +127,7 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
                 print(f"autodist: note: {a.note()}", file=sys.stderr)
     tee = io.StringIO() if req.verify else None
     stream = _Tee(out, tee) if tee is not None else out
-    options = RunOptions(vectorize=req.vectorize, distribute=req.distribute, jit=req.jit)
+    options = RunOptions(vectorize=req.vectorize, distribute=req.distribute, jit=req.jit, jit_after=req.jit_after)
     ex = Executor(program, analysis, comm, options, out=stream, translations=translations, foreign=foreign)
     comm.Barrier()
     t0 = time.perf_counter()
@@ -219,7 +220,8 @@ def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, 
 
     program, analysis, translations = prepared
     buf = io.StringIO()
-    seq = Executor(program, analysis, MPI.COMM_SELF, RunOptions(vectorize=req.vectorize, jit=req.jit), out=buf,
+    seq = Executor(program, analysis, MPI.COMM_SELF, RunOptions(vectorize=req.vectorize, jit=req.jit,
+                                                                 jit_after=req.jit_after), out=buf,
                    translations=translations, foreign=foreign)
     seq.run()
     ref = seq.gather_arrays(root=0)

@@ -75,6 +75,7 @@ class RunOptions:
     instrument: bool = False
     ghost_limit: int = 8
     jit: bool = True
+    jit_after: float | None = None  # seconds uncompiled before a kernel is compiled (None: the default)
 
 
 @dataclass
@@ -148,7 +149,7 @@ class Executor(UnitIo):
         self.equivalenced: dict[str, Slots] = {}  # unit -> its EQUIVALENCEd scalars outside COMMON
         self.labels: dict[int, str] = {}  # id(RtArray) -> UNIT.NAME for dumps
         self.phase_modes: dict[str, tuple[str, str, tuple[str, ...]]] = {}
-        self.phase_paths: dict[str, tuple[str, str]] = {}  # region -> ("jit"|"numpy"|"inline", why not compiled)
+        self.phase_paths: dict[str, list] = {}  # region -> [{path: executions}, why not compiled]
         self.jit, self.jit_off = _jit_engine(options)
         self.remap_log: dict[str, tuple[str, int, str, str, str]] = {}
         self.kept_replicated: dict[str, str] = {}  # UNIT.ARRAY -> why its directives were not applied
@@ -526,6 +527,14 @@ class Executor(UnitIo):
         self.phase_modes.setdefault(region, ("call", "", ()))
         return _CallPhase(self.comms.stats, region, self.jit)
 
+    def record_path(self, region: str, path: str, why: str, executions: int = 1) -> None:
+        """Count executions of a phase by the path they took ("jit", "numpy",
+        "inline"), and why the last uncompiled one was not compiled."""
+        rec = self.phase_paths.setdefault(region, [{}, ""])
+        rec[0][path] = rec[0].get(path, 0) + executions
+        if path != "jit":
+            rec[1] = why
+
     # ---------------------------------------------------------------- output
 
     # ---------------------------------------------------------------- profiling hooks
@@ -596,7 +605,7 @@ def _jit_engine(options: RunOptions):
         return None, missing
     from ..jit.engine import Jit
 
-    return Jit(), ""
+    return Jit(options.jit_after), ""
 
 
 def _is_character(u: ir.Unit, name: str) -> bool:

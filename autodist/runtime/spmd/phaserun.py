@@ -42,10 +42,10 @@ class PhaseRun:
             if ex.kernels is not None:
                 info, why = ex.kernels.phase_info(unit.name, line)
                 if info is not None:
-                    why = ex.kernels.phase_ready(info, frame)
+                    why = ex.kernels.phase_ready(info, frame, region)
                     if not why:
                         return _CompiledPhase(ex, frame, region, info)
-            ex.phase_paths.setdefault(region, ("inline", why))
+            ex.record_path(region, "inline", why)
             do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
             return cls(ex, frame, region, None, _inline_arrays(do, unit))
         try:
@@ -117,22 +117,22 @@ class PhaseRun:
         for name, use in inner.uses.items():
             if use.pipeline is not None:
                 use.pipeline.receive(ctx.store[name], stats)
+        prepare = getattr(inner.fn, "prepare", None)
+        if prepare is not None:  # a compiled kernel: compiled (once hot) before the timer starts
+            prepare(ctx, *scalars)
+        path, why = inner.path()
         t0 = time.perf_counter()
         flipped = []
         for name, use in inner.uses.items():
-            if use.corder and ctx.store[name].size:
+            if use.corder and path == "numpy" and ctx.store[name].size:
                 flipped.append((name, use, ctx.store[name]))
                 ctx.store[name] = np.ascontiguousarray(ctx.store[name])
         if inner.ordered:
             scalars = self._receive_partials(inner, scalars, stats)
-        prepare = getattr(inner.fn, "prepare", None)
-        if prepare is not None:  # a compiled kernel: compiled for these arguments before the timer starts
-            prepare(ctx, *scalars)
-            t0 = time.perf_counter()
         outs = inner.fn(ctx, *scalars)
         ex.phase_modes.setdefault(self.region, (plan.mode, plan.reason,
-                                                plan.shape.vectorized if inner.path == "numpy" else ()))
-        ex.phase_paths.setdefault(self.region, (inner.path, inner.path_reason))
+                                                plan.shape.vectorized if path == "numpy" else ()))
+        ex.record_path(self.region, path, why)
         if inner.ordered:
             outs = self._pass_partials(inner, outs, stats)
         for name, use, orig in flipped:
@@ -212,7 +212,7 @@ class _CompiledPhase:
     def run(self, *scalars):
         ex = self.ex
         ex.executions[self.region] = ex.executions.get(self.region, 0) + 1
-        ex.phase_paths.setdefault(self.region, ("jit", ""))
+        ex.record_path(self.region, "jit", "")
         return ex.kernels.run_phase(self.info, self.frame, self.region, scalars)
 
 

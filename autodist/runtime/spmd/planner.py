@@ -92,8 +92,13 @@ class PhasePlan:
     order: list[int] = field(default_factory=list)  # ranks in the order of the sequential iterations
     predicted: list[int] = field(default_factory=list)  # elements each rank receives
     source: str = ""
-    path: str = "numpy"  # "jit": the compiled kernel runs; "numpy": the vectorized function
-    path_reason: str = ""  # why the kernel is not compiled
+    path_reason: str = ""  # why the phase has no compiled kernel (see :meth:`path`)
+
+    def path(self) -> tuple[str, str]:
+        """What the next execution runs — "jit" (the compiled kernel) or "numpy" (the
+        vectorized function) — and why not the compiled kernel."""
+        kernel = getattr(self.fn, "path", None)
+        return kernel if kernel is not None else ("numpy", self.path_reason)
 
 
 class Store:
@@ -238,7 +243,7 @@ class Planner:
             every = [tuple(pieces[name][r]) if name in pieces else () for r in range(nranks)]
             if name in pipeline_pieces:
                 every = [e + tuple(pipeline_pieces[name][r]) for r, e in enumerate(every)]
-            use = ArrayUse(name, written=name in written, corder=name in row_major and ex.jit is None)
+            use = ArrayUse(name, written=name in written, corder=name in row_major)
             window = self._placement(arr, every)
             if window is not None:
                 use.window = window
@@ -281,15 +286,13 @@ class Planner:
             plan.path_reason = ex.jit_off
             return
 
-        def fell_back(why: str) -> None:
-            plan.fn, plan.path, plan.path_reason = numpy_fn, "numpy", why
-
-        numpy_fn = plan.fn
-        kernel, why = ex.jit.phase_kernel(plan.shape, gp, ex.facts, fname, numpy_fn, fell_back)
+        stats = ex.comms.stats
+        kernel, why = ex.jit.phase_kernel(plan.shape, gp, ex.facts, fname, plan.fn,
+                                          lambda: stats.region(plan.region).compute_time)
         if kernel is None:
             plan.path_reason = why
             return
-        plan.fn, plan.path = kernel, "jit"
+        plan.fn = kernel
 
     def _placement(self, arr, every: list[tuple[Section, ...]]) -> tuple[tuple[int, int], ...] | None:
         """Where the pieces each rank needs (``every[r]``) go: ghost cells
