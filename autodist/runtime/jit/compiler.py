@@ -32,11 +32,12 @@ from .check import HELPER_NAMES, LIBM_NAMES
 
 @lru_cache(maxsize=None)
 def numba_missing() -> str | None:
-    """None when numba can be imported, else why not (one line)."""
-    try:
-        import numba  # noqa: F401
-    except Exception as exc:  # ImportError, or a numba that does not fit this numpy
-        return f"numba is not importable ({type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''})"
+    """None when numba is installed, else why compiled execution is off (one line).
+    Importing numba takes a few tenths of a second: it happens when a kernel is
+    first needed, and a numba that fails then leaves the other paths running
+    (the report says why)."""
+    if importlib.util.find_spec("numba") is None:
+        return "numba is not installed: compiled execution is off"
     return None
 
 

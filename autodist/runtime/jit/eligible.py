@@ -69,8 +69,14 @@ def statements_reason(stmts: tuple[ir.Stmt, ...], unit: ir.Unit, facts: ProgramF
     for s in ir.walk(stmts):
         line = f"line {s.span.first}: "
         if isinstance(s, ir.Io):
-            if s.kind != "format":
-                return f"{line}{str(s.kind).upper()} (I/O runs in Python)"
+            why = io_reason(s, unit)
+            if why:
+                return line + why
+            for item in s.items:
+                if not _text(item):
+                    why = _expr_reason(item, unit, facts, reasons)
+                    if why:
+                        return line + why
             continue
         if isinstance(s, ir.Opaque):
             return f"{line}{s.text.strip()!r}"
@@ -88,6 +94,28 @@ def statements_reason(stmts: tuple[ir.Stmt, ...], unit: ir.Unit, facts: ProgramF
             why = _expr_reason(e, unit, facts, reasons)
             if why:
                 return line + why
+    return ""
+
+
+def _text(e: ir.Expr) -> bool:
+    return isinstance(e, ir.Const) and isinstance(e.value, str)
+
+
+def io_reason(s: ir.Io, unit: ir.Unit) -> str:
+    """Why a kernel cannot run the I/O statement ``s`` ("" when it can: FORMAT,
+    and PRINT or WRITE of numbers and text constants to a unit, which the kernel
+    hands to the executor's output, see :mod:`.units`)."""
+    if s.kind == "format":
+        return ""
+    if s.kind not in ("print", "write"):
+        return f"{str(s.kind).upper()} (I/O runs in Python)"
+    if s.specs or s.fmt is None or not (s.fmt == "*" or isinstance(s.fmt, int) or _text(s.fmt)
+                                        or isinstance(s.fmt, str)):
+        return f"this {str(s.kind).upper()} (I/O runs in Python)"
+    for item in s.items:
+        if isinstance(item, ir.ImpliedDo) or (isinstance(item, ir.Name) and (unit.symbol(item.name) is not None
+                                                                               and unit.symbol(item.name).is_array)):
+            return f"{str(s.kind).upper()} of arrays (I/O runs in Python)"
     return ""
 
 

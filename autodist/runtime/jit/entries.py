@@ -71,6 +71,9 @@ class Kernels:
         """Run a kernel; faults, STOP and the time limit as the Python path has them."""
         from .helpers import JitFault, JitStop
 
+        module = self.k.module.load()
+        if hasattr(module, "_IO"):
+            module._IO[0] = self.output
         try:
             with self.jit.running():
                 return fn(*args)
@@ -81,6 +84,15 @@ class Kernels:
             raise self.k.mod.sites.fault(exc.args, self.k.mod.labels) from None
         except JitStop as exc:
             raise StopProgram(self.k.mod.stops[exc.args[0]]) from None
+
+    def output(self, k: int, values: tuple) -> None:
+        """A PRINT or WRITE of a kernel (:meth:`~.units.KernelModule.output`), written
+        by the executor as the Python path writes it."""
+        to_unit, fmt, items = self.k.mod.outputs[k]
+        out = []
+        for pos, text, kind in items:
+            out.append((text, kind) if pos is None else (_OUTPUT.get(kind, int)(values[1 + pos]), kind))
+        self.ex.write(int(values[0]) if to_unit else None, fmt, out)
 
     def compile(self, name: str, signature) -> str:
         """Compile kernel ``name`` for ``signature`` (numba types; from the cache when
@@ -224,6 +236,10 @@ class Kernels:
             arr.remap(layout, region=region)
         unit = frame.unit
         return tuple(converter(unit.symbol(n).type)(v) for n, v in zip(info.outs, outs))
+
+
+#: The runtime's value of an output item from what object mode hands over, by kind.
+_OUTPUT = {"r4": np.float32, "r8": float, "l": bool}
 
 
 def _numba_types():

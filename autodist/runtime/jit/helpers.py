@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from numba import types
+from numba import objmode, types  # noqa: F401 (objmode: for the generated modules)
 from numba.core import cgutils
 from numba.extending import intrinsic, overload
 

@@ -43,6 +43,7 @@ from ..codegen.emitter import Code, ExprGen
 from ..codegen.facts import ProgramFacts
 from ..codegen.scan import scalar_names
 from ..codegen.units import UnitTranslator
+from .eligible import io_reason
 from .expr import JitExpr
 from .faults import Sites
 from .statics import Statics, shape_key_code
@@ -65,6 +66,7 @@ class KernelModule:
     stops: list = field(default_factory=list)
     regions: list[str] = field(default_factory=list)
     region_kinds: list[str] = field(default_factory=list)
+    outputs: list = field(default_factory=list)
 
     def label(self, text: str) -> int:
         if text not in self.labels:
@@ -82,6 +84,13 @@ class KernelModule:
             self.regions.append(name)
             self.region_kinds.append(kind)
         return self.regions.index(name)
+
+    def output(self, to_unit: bool, fmt, items) -> int:
+        """The number of a PRINT or WRITE a kernel hands over: whether it names a
+        unit, its parsed format (None: list-directed), its items (position among
+        the values the kernel passes, or a text constant, and the item's kind)."""
+        self.outputs.append((to_unit, fmt, tuple(items)))
+        return len(self.outputs) - 1
 
     def unit_counter(self, unit: str) -> int:
         """The counter of calls of a compiled unit (a region of kind "unit")."""
@@ -124,10 +133,36 @@ class _KernelExpr(JitExpr, ExprGen):
         if callee is None or callee.kind != "function" or e.name not in self.tr.mod.statics.compiled:
             raise NotCompiled(f"a reference to function {e.name}, which is not compiled")
         args, writeback = self.tr.actuals(e.name, callee, e.args, self.span)
-        if writeback:
-            raise NotCompiled(f"FUNCTION {e.name} writes its arguments inside an expression")
         t = callee.result_type or self.type_of_name(e.name)
-        return f"{self.tr.kernel_call(e.name, args)}[0]", t, False
+        call = self.tr.kernel_call(e.name, args)
+        if not writeback:
+            return f"{call}[0]", t, False
+        if not self.hoisting:
+            raise NotCompiled(f"FUNCTION {e.name} writes its arguments where its call cannot come first")
+        return self.tr.hoisted(call, writeback), t, False
+
+    #: Whether a FUNCTION that writes its arguments may be called before the
+    #: statement (see :meth:`KernelTranslator.hoisted`): in an assignment's value,
+    #: outside the operands of .AND., .OR. and intrinsics (which may not evaluate them).
+    hoisting = False
+
+    def binop(self, e: ir.BinOp) -> Code:
+        if e.op not in ("and", "or"):
+            return super().binop(e)
+        saved, self.hoisting = self.hoisting, False
+        try:
+            return super().binop(e)
+        finally:
+            self.hoisting = saved
+
+    def funcref(self, e: ir.FuncRef) -> Code:
+        if e.kind not in ("intrinsic", "statement") and e.name in self.facts.units:
+            return super().funcref(e)
+        saved, self.hoisting = self.hoisting, False
+        try:
+            return super().funcref(e)
+        finally:
+            self.hoisting = saved
 
 
 class KernelTranslator(UnitTranslator):
@@ -330,7 +365,27 @@ class KernelTranslator(UnitTranslator):
             "({value} element(s) from there on)", self.em.where)
         self.em(f"wr({site}, {ka.buf}, {pos}, {ka.avail}, {v}, {ka.base_label}, {ka.avail} - {ka.off})")
 
+    def hoisted(self, call: str, writeback) -> str:
+        """A FUNCTION that writes its arguments, called before the statement whose
+        value it is part of (Fortran forbids a function to change what the rest of
+        its statement uses, so the order does not matter), its arguments stored
+        back; the code of its result."""
+        r = self.em.fresh("fr")
+        self.em(f"{r} = {call}")
+        for k, target in writeback:
+            self.store_result(f"{r}[{k}]", target)
+        if any(isinstance(t, ir.Name) and t.name in {m for m, _, _ in self.common_scalars} for _, t in writeback):
+            self.store_commons()
+        return f"{r}[0]"
+
     def assign(self, target: ir.Expr, value: ir.Expr) -> None:
+        self.ex.hoisting = True
+        try:
+            self._assign(target, value)
+        finally:
+            self.ex.hoisting = False
+
+    def _assign(self, target: ir.Expr, value: ir.Expr) -> None:
         if isinstance(target, ir.Index):
             self.write(target, self.ex.typed(value, self.ex.type_of_name(target.name)))
         elif isinstance(target, ir.Name):
@@ -353,11 +408,38 @@ class KernelTranslator(UnitTranslator):
         elif isinstance(s, ir.Return) and self.in_phase:
             raise NotCompiled("RETURN inside the loop")
         elif isinstance(s, ir.Io):
-            if s.kind != "format":
-                raise NotCompiled(f"line {s.span.first}: {str(s.kind).upper()} (I/O runs in Python)")
-            self.em("pass")
+            self.output(s)
         else:
             super().stmt1(s)
+
+    def output(self, s: ir.Io) -> None:
+        """PRINT and WRITE: the kernel computes the values, the executor writes them
+        (an object-mode call, :meth:`KernelModule.output`)."""
+        why = io_reason(s, self.unit)
+        if why:
+            raise NotCompiled(f"line {s.span.first}: {why}")
+        if s.kind == "format":
+            self.em("pass")
+            return
+        fmt = self.format_ref(s)
+        values, items = [], []
+        unit = None
+        if s.unit is not None:
+            unit = self.em.fresh("u")
+            self.em(f"{unit} = {self.ex.int_expr(s.unit)}")
+        for item in s.items:
+            if isinstance(item, ir.Const) and isinstance(item.value, str):
+                items.append((None, item.value, "s"))
+                continue
+            c, t, _ = self.ex.expr(item)
+            v = self.em.fresh("o")
+            self.em(f"{v} = {c}")
+            items.append((len(values), None, ic.io_kind(t)))
+            values.append(v)
+        fmt_obj = None if fmt == "None" else self.formats[int(fmt[len("_FMT["):-1])]
+        k = self.mod.output(unit is not None, fmt_obj, items)
+        self.em("with objmode():")
+        self.em(f"    _io({k}, ({unit or '0'}, {''.join(v + ', ' for v in values)}))")
 
     def phase(self, s: ir.Do) -> None:
         p = self.mod.region(self.unit.name, s.span.first)
