@@ -60,3 +60,29 @@ def scalar_names(stmts: Iterable[ir.Stmt], unit: ir.Unit) -> tuple[set[str], set
             for e in s.exprs():
                 reads(e)  # conservatively also the targets: a READ may leave one unchanged
     return read, written
+
+
+def phase_scalars(do: ir.Do, unit: ir.Unit) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The scalars a loop phase takes and gives back when it runs apart from its
+    unit's code (the fast path, a compiled kernel): those it reads and writes, and
+    when it calls out, every COMMON scalar of the unit too (what it calls may read
+    or write them, from the unit's current values)."""
+    read, written = scalar_names((do,), unit)
+    calls = any(isinstance(s, ir.Call) or any(isinstance(x, ir.FuncRef) and x.kind not in ("intrinsic", "statement")
+                                              for e in s.exprs() for x in e.walk()) for s in ir.walk((do,)))
+    if calls:
+        commons = {m for c in unit.commons for m in c.members
+                   if unit.symbol(m) is not None and not unit.symbol(m).is_array}
+        read |= commons
+        written |= commons
+    return tuple(sorted(read | written)), tuple(sorted(written))
+
+
+def leaving_labels(do: ir.Do) -> set[int]:
+    """The labels outside ``do`` that jumps inside it go to, and -1 when a RETURN
+    inside leaves the procedure."""
+    inside = {s.label for s in ir.walk((do,)) if s.label is not None}
+    out = {t for t in ir.jump_targets((do,)) if t not in inside}
+    if any(isinstance(s, ir.Return) for s in ir.walk((do,))):
+        out.add(-1)
+    return out

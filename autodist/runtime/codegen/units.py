@@ -56,7 +56,7 @@ from .emitter import Code, Emitter, ExprGen
 from ..fortran.extensions import ROUTINES
 from .facts import ProgramFacts, unsupported
 from .io_code import InputOutput
-from .scan import scalar_names
+from .scan import leaving_labels, phase_scalars
 
 
 @dataclass
@@ -364,9 +364,7 @@ class UnitTranslator(Calls, InputOutput, ControlFlow):
 
     def phase(self, s: ir.Do) -> None:
         em = self.em
-        read, written = scalar_names((s,), self.unit)
-        ins = tuple(sorted(read | written))
-        outs = tuple(sorted(written))
+        ins, outs = phase_scalars(s, self.unit)
         self.phase_scalars[s.span.first] = (ins, outs)
         p = em.fresh("ph")
         em(f"{p} = _rt.phase(_f, {s.span.first})")
@@ -377,6 +375,13 @@ class UnitTranslator(Calls, InputOutput, ControlFlow):
                 em(f"{', '.join('v_' + n for n in outs)}, = {call}")
             else:
                 em(call)
+            for label in sorted(leaving_labels(s)):  # a compiled phase left by a GO TO (-1: a RETURN)
+                em(f"if {p}.left == {label}:")
+                with em.indent():
+                    if label == -1:
+                        self.epilogue()
+                    else:
+                        self.goto(label)
         em("else:")
         with em.indent():
             em(f"with {p}:")

@@ -199,7 +199,8 @@ class Kernels:
         return why
 
     def run_phase(self, info: PhaseKernelInfo, frame, region: str, scalars: tuple) -> tuple:
-        """One execution of a phase's kernel on replicated data; its scalars after."""
+        """One execution of a phase's kernel on replicated data: its scalars after, and
+        the label a GO TO out of the loop goes to (-1: RETURN; 0: none)."""
         ex = self.ex
         fn = self.fns[info.function]
         arrays = [frame.a[n] for n in info.arrays]
@@ -235,7 +236,7 @@ class Kernels:
         for arr, layout in reversed(moved):
             arr.remap(layout, region=region)
         unit = frame.unit
-        return tuple(converter(unit.symbol(n).type)(v) for n, v in zip(info.outs, outs))
+        return tuple(converter(unit.symbol(n).type)(v) for n, v in zip(info.outs, outs)), int(outs[-1])
 
 
 #: The runtime's value of an output item from what object mode hands over, by kind.

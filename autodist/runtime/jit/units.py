@@ -41,7 +41,7 @@ from ... import ir
 from ..codegen import intrinsic_code as ic
 from ..codegen.emitter import Code, ExprGen
 from ..codegen.facts import ProgramFacts
-from ..codegen.scan import scalar_names
+from ..codegen.scan import phase_scalars
 from ..codegen.units import UnitTranslator
 from .eligible import io_reason
 from .expr import JitExpr
@@ -203,8 +203,7 @@ class KernelTranslator(UnitTranslator):
         source, the scalars it takes and returns, and the static storage it takes."""
         u, em = self.unit, self.em
         self.in_phase = True
-        read, written = scalar_names((do,), u)
-        ins, outs = tuple(sorted(read | written)), tuple(sorted(written))
+        ins, outs = phase_scalars(do, u)
         calls = bool(self.mod.statics.callees((do,)))
         statics = set(self.mod.statics.of_statements((do,)))
         if calls:
@@ -230,7 +229,7 @@ class KernelTranslator(UnitTranslator):
             if calls:
                 self._common_slots()
             self.do(do)
-            em(f"return ({''.join(f'v_{n}, ' for n in outs)})")
+            em(f"return ({''.join(f'v_{n}, ' for n in outs)}_gl)")
         return self.em.source, ins, outs, statics
 
     def kernel_call(self, name: str, args: list[str]) -> str:
@@ -406,7 +405,7 @@ class KernelTranslator(UnitTranslator):
             self.store_commons()
             self.em(f"raise JitStop({self.mod.stop(_stop_value(s.code))})")
         elif isinstance(s, ir.Return) and self.in_phase:
-            raise NotCompiled("RETURN inside the loop")
+            self.leave(-1)
         elif isinstance(s, ir.Io):
             self.output(s)
         else:
@@ -530,7 +529,15 @@ class KernelTranslator(UnitTranslator):
                     self.em("break")
                     self.frames[-1].escaping.add(label)
                 return
-        raise NotCompiled(f"GO TO {label} leaves the loop")
+        if not self.in_phase:
+            raise NotCompiled(f"GO TO {label}: no label to go to")
+        self.leave(label)
+
+    def leave(self, label: int) -> None:
+        """Out of the phase's loop to ``label`` (-1: RETURN): the kernel returns it."""
+        self.em(f"_gl = {label}")
+        self.em("break")
+        self.frames[-1].escaping.add(label)
 
     def escapes(self, frame: "_Frame") -> None:
         """After a loop that jumps left: go on in the statement list holding the
@@ -539,9 +546,9 @@ class KernelTranslator(UnitTranslator):
             self.em(f"if _gl == {label}:")
             with self.em.indent():
                 top = self.frames[-1] if self.frames else None
-                if top is None:
-                    raise NotCompiled(f"GO TO {label} leaves the loop")
-                if top.pc is not None and label in top.seg_of:
+                if top is None:  # out of the phase's loop: the kernel returns the label
+                    self.em("pass")
+                elif top.pc is not None and label in top.seg_of:
                     self.em("_gl = 0")
                     self.em(f"{top.pc} = {top.seg_of[label]}")
                     self.em("continue")

@@ -25,6 +25,8 @@ class PhaseRun:
     (:meth:`run`); otherwise the caller runs the inline translation inside
     ``with run:``, on replicated arrays."""
 
+    left = 0  # a planned phase never jumps out (see _CompiledPhase)
+
     def __init__(self, ex, frame, region: str, plan: PhasePlan | None, names: list[str]):
         self.ex, self.frame, self.region, self.plan, self.names = ex, frame, region, plan, names
         self.fast = plan is not None
@@ -208,12 +210,14 @@ class _CompiledPhase:
 
     def __init__(self, ex, frame, region: str, info):
         self.ex, self.frame, self.region, self.info = ex, frame, region, info
+        self.left = 0  # the label a GO TO out of the loop goes to (-1: RETURN), after run()
 
     def run(self, *scalars):
         ex = self.ex
         ex.executions[self.region] = ex.executions.get(self.region, 0) + 1
         ex.record_path(self.region, "jit", "")
-        return ex.kernels.run_phase(self.info, self.frame, self.region, scalars)
+        outs, self.left = ex.kernels.run_phase(self.info, self.frame, self.region, scalars)
+        return outs
 
 
 def _inline_arrays(do: ir.Do, unit: ir.Unit) -> list[str]:
