@@ -364,7 +364,7 @@ class UnitTranslator(Calls, InputOutput, ControlFlow):
 
     def phase(self, s: ir.Do) -> None:
         em = self.em
-        ins, outs = phase_scalars(s, self.unit)
+        ins, outs = phase_scalars(s, self.unit, self.facts.modified)
         self.phase_scalars[s.span.first] = (ins, outs)
         p = em.fresh("ph")
         em(f"{p} = _rt.phase(_f, {s.span.first})")

@@ -17,7 +17,7 @@ import ast
 #: helpers module itself imports numba, this one must not).
 HELPER_NAMES = frozenset({
     "i4", "i8", "idiv_at", "imod_at", "ipow_at", "isign", "ishft", "btest", "ibits", "ishift", "ddiv",
-    "rmod", "rsign", "dim", "nint", "aint", "anint", "powi", "modulo_at", "at", "check", "span_check",
+    "rmod", "rmod8", "rsign", "dim", "nint", "aint", "anint", "powi", "imodulo_at", "rmodulo", "rmodulo8", "at", "check", "span_check",
     "clip", "values_in", "member", "m_sqrt8", "rd", "wr", "clock", "timeup", "objmode", "JitFault", "JitStop", "ZERO4", "ONE4", "F4", "np", "njit",
 })
 _LIBM = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "log", "log10",

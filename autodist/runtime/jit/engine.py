@@ -31,6 +31,7 @@ import os
 import signal
 import threading
 import time
+import warnings
 from contextlib import contextmanager
 
 import numpy as np
@@ -74,8 +75,9 @@ class Jit:
 
     def __init__(self, after: float | None = None) -> None:
         self.after = default_after() if after is None else after
-        self.compile_seconds = 0.0
-        self.compiled = 0
+        self.compile_seconds = 0.0  # numba's time, compiling or loading from the cache
+        self.compiled = 0  # kernels numba compiled
+        self.loaded = 0  # kernels it loaded from its cache
         self.flags: list[np.ndarray] = []  # the kernels' ``_N``: ``[2]`` set when the time is up
         self._active = 0
         self._watch: threading.Thread | None = None
@@ -92,14 +94,19 @@ class Jit:
         types), or ``(None, why not)``."""
         t0 = time.perf_counter()
         try:
-            fn = module.function(name)
-            fn.compile(tuple(signature))
+            with warnings.catch_warnings():  # numba's notes (object mode holds the GIL, ...) are not the user's
+                warnings.simplefilter("ignore")
+                fn = module.function(name)
+                fn.compile(tuple(signature))
         except Exception as exc:  # numba's typing or lowering errors: the other path runs
             first = str(exc).strip().splitlines()
             return None, f"numba could not compile it: {first[0] if first else type(exc).__name__}"
         finally:
             self.compile_seconds += time.perf_counter() - t0
-        self.compiled += 1
+        if sum(fn.stats.cache_hits.values()):
+            self.loaded += 1
+        else:
+            self.compiled += 1
         module.compiled(name)
         return fn, ""
 

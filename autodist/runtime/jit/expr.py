@@ -21,7 +21,7 @@ from .faults import Sites
 
 #: Helpers that fault, with the message of their fault.
 _FAULTING = {"idiv(": "integer division by zero", "imod(": "MOD with a zero second argument",
-             "modulo(": "MODULO with a zero second argument"}
+             "imodulo(": "MODULO with a zero second argument"}
 
 
 class JitExpr:
@@ -46,6 +46,10 @@ class JitExpr:
 
     def funcref(self, e: ir.FuncRef) -> Code:
         code, t, v = super().funcref(e)
+        if code.startswith("modulo("):  # of integers (it faults) or of reals
+            code = {"i": "imodulo(", "r8": "rmodulo8("}.get(ic.kind(t), "rmodulo(") + code[len("modulo("):]
+        elif code.startswith("rmod(") and ic.kind(t) == "r8":
+            code = "rmod8(" + code[len("rmod("):]
         return self._sited(code), t, v
 
     def power(self, base: Code, expo: Code, const: int | None) -> tuple[str, ir.Type]:

@@ -21,13 +21,19 @@ import it.
 
 from __future__ import annotations
 
+import warnings
+
 import numba
 import numpy as np
 from numba import objmode, types  # noqa: F401 (objmode: for the generated modules)
 from numba.core import cgutils
-from numba.extending import intrinsic, overload
+from numba.extending import intrinsic
 
 from ..fortran.intrinsics import ELEMENTARY, EXTRA_ELEMENTARY
+
+
+# kernels that write through object mode keep the GIL there, which numba notes on every compile
+warnings.filterwarnings("ignore", message=".*Code running in object mode", category=numba.NumbaWarning)
 
 
 class JitFault(Exception):
@@ -180,7 +186,15 @@ def ddiv(a, b):
 
 @njit
 def rmod(a, b):
+    """``MOD`` of REALs: numpy's ``fmod``, as the Python path computes it."""
     return np.fmod(a, b)
+
+
+@njit
+def rmod8(a, b):
+    """``MOD`` of DOUBLE PRECISION: C's ``fmod``; a positive NaN for a zero divisor
+    (the Python path's ``math.nan``)."""
+    return np.fmod(a, b) if b != 0 else np.nan
 
 
 @njit
@@ -223,7 +237,8 @@ def anint(x):
 
 @njit
 def powi(x, n):
-    """REAL ** INTEGER: libgcc's right-to-left binary powering."""
+    """REAL ** INTEGER: libgcc's right-to-left binary powering, as the Python
+    path's ``powi`` (whose Python integer constants numba would widen)."""
     m = abs(n)
     y = x if m % 2 else x * ZERO4 + ONE4
     while True:
@@ -236,25 +251,30 @@ def powi(x, n):
     return ONE4 / y if n < 0 else y
 
 
-def modulo_at(site, a, p):  # pragma: no cover - the Python face of the overload below
-    raise NotImplementedError
+@njit
+def imodulo_at(site, a, p):
+    """``MODULO`` of integers (the sign of ``p``); a zero ``p`` faults at ``site``."""
+    if p == 0:
+        raise JitFault(site, 0, 0, 0, -1)
+    return a % p
 
 
-@overload(modulo_at)
-def _modulo(site, a, p):
-    if isinstance(a, types.Integer):
-        def integer(site, a, p):
-            if p == 0:
-                raise JitFault(site, 0, 0, 0, -1)
-            return a % p
-        return integer
+@njit
+def rmodulo(a, p):
+    """``MODULO`` of REALs: ``fmod`` corrected by ``p`` when the signs differ."""
+    r = np.fmod(a, p)
+    if r != 0 and (r < 0) != (p < 0):
+        r = r + p
+    return r
 
-    def real(site, a, p):
-        r = np.fmod(a, p)
-        if r != 0 and (r < 0) != (p < 0):
-            r = r + p
-        return r
-    return real
+
+@njit
+def rmodulo8(a, p):
+    """``MODULO`` of DOUBLE PRECISION (:func:`rmod8` corrected by ``p``)."""
+    r = rmod8(a, p)
+    if r != 0 and (r < 0) != (p < 0):
+        r = r + p
+    return r
 
 
 # --------------------------------------------------------------------------- subscripts and loops

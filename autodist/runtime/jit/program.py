@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ...errors import UnsupportedError
+from ..codegen.scan import arrays_of
+from ..codegen.vectorize import private_ranges, shape_of
 from . import compiler
 from .check import foreign_names
 from .eligible import own_reason, statements_reason, unit_reasons
@@ -45,24 +47,26 @@ class ProgramKernels:
     phase_reasons: dict[tuple[str, int], str] = field(default_factory=dict)
 
 
-def arrays_of(stmts: tuple[ir.Stmt, ...], unit: ir.Unit) -> tuple[str, ...]:
-    """The arrays of ``unit`` that ``stmts`` reference, in order of appearance."""
-    names: dict[str, None] = {}
-    for s in ir.walk(stmts):
-        for e in s.exprs():
-            for x in e.walk():
-                if isinstance(x, (ir.Index, ir.Name)):
-                    sym = unit.symbol(x.name)
-                    if sym is not None and sym.is_array:
-                        names[x.name] = None
-    return tuple(names)
-
-
 def _lines(analysis, unit: str, kind: str) -> set[int]:
     return {ph.span.first for ph in analysis.procedure(unit).phases if ph.kind == kind}
 
 
-def build(program: ir.Program, analysis, facts, saved: dict[str, tuple[str, ...]]) -> ProgramKernels:
+def _fast_lines(unit: ir.Unit, analysis, facts) -> set[int]:
+    """The loop phases of ``unit`` the Python path runs vectorized (their faults
+    name arrays as the vectorized code does)."""
+    proc = analysis.procedure(unit.name)
+    privates = private_ranges(proc.phases)
+    out = set()
+    for ph in proc.phases:
+        if ph.kind == "loop":
+            do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == ph.span.first)
+            if shape_of(unit, ph, do, facts, privates).fast:
+                out.add(ph.span.first)
+    return out
+
+
+def build(program: ir.Program, analysis, facts, saved: dict[str, tuple[str, ...]],
+          vectorize: bool = True) -> ProgramKernels:
     units = {u.name: u for u in program.units if u.kind != "blockdata"}
     phase_ids = {(p.name, ph.span.first): ph.id for p in analysis.procedures for ph in p.phases}
     failed: dict[str, str] = {}
@@ -73,7 +77,8 @@ def build(program: ir.Program, analysis, facts, saved: dict[str, tuple[str, ...]
         sources: list[str] = []
         new: dict[str, str] = {}
         for name in sorted(compiled):
-            tr = KernelTranslator(units[name], mod, _lines(analysis, name, "loop"), _lines(analysis, name, "call"))
+            fast = _fast_lines(units[name], analysis, facts) if vectorize else set()
+            tr = KernelTranslator(units[name], mod, _lines(analysis, name, "loop"), _lines(analysis, name, "call"), fast)
             why, src = _written(tr.translate_unit, compiled, mod)
             if why:
                 new[name] = why

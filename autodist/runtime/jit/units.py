@@ -147,20 +147,17 @@ class _KernelExpr(JitExpr, ExprGen):
     hoisting = False
 
     def binop(self, e: ir.BinOp) -> Code:
-        if e.op not in ("and", "or"):
-            return super().binop(e)
-        saved, self.hoisting = self.hoisting, False
-        try:
-            return super().binop(e)
-        finally:
-            self.hoisting = saved
+        return self._unhoisted(super().binop, e) if e.op in ("and", "or") else super().binop(e)
 
     def funcref(self, e: ir.FuncRef) -> Code:
         if e.kind not in ("intrinsic", "statement") and e.name in self.facts.units:
             return super().funcref(e)
+        return self._unhoisted(super().funcref, e)
+
+    def _unhoisted(self, write, e: ir.Expr) -> Code:
         saved, self.hoisting = self.hoisting, False
         try:
-            return super().funcref(e)
+            return write(e)
         finally:
             self.hoisting = saved
 
@@ -168,8 +165,11 @@ class _KernelExpr(JitExpr, ExprGen):
 class KernelTranslator(UnitTranslator):
     """Writes the kernel of a unit or of one of its loop phases (see the module docstring)."""
 
-    def __init__(self, unit: ir.Unit, mod: KernelModule, phase_lines=frozenset(), call_lines=frozenset()):
+    def __init__(self, unit: ir.Unit, mod: KernelModule, phase_lines=frozenset(), call_lines=frozenset(),
+                 fast_lines=frozenset()):
         super().__init__(unit, mod.facts, phase_lines, False, call_lines)
+        self.fast_lines = fast_lines  # phases the Python path runs vectorized: their faults name arrays bare
+        self.bare = False
         self.mod = mod
         self.ex = _KernelExpr(self)
         self.frames: list[_Frame] = []
@@ -203,7 +203,7 @@ class KernelTranslator(UnitTranslator):
         source, the scalars it takes and returns, and the static storage it takes."""
         u, em = self.unit, self.em
         self.in_phase = True
-        ins, outs = phase_scalars(do, u)
+        ins, outs = phase_scalars(do, u, self.facts.modified)
         calls = bool(self.mod.statics.callees((do,)))
         statics = set(self.mod.statics.of_statements((do,)))
         if calls:
@@ -337,7 +337,7 @@ class KernelTranslator(UnitTranslator):
             raise NotCompiled(f"{e.name} referenced with {len(e.subscripts)} subscript(s)")
         terms = []
         for d, sub in enumerate(e.subscripts):
-            site = self.mod.sites.index(f"{{label}} dimension {d + 1}", self.em.where)
+            site = self.mod.sites.index(f"{e.name if self.bare else '{label}'} dimension {d + 1}", self.em.where)
             terms.append(f"(at({site}, {self.ex.int_expr(sub)}, {ka.lo[d]}, {ka.hi[d]}, {ka.label}) - {ka.lo[d]})")
         pos = terms[-1]
         for d in range(len(terms) - 2, -1, -1):
@@ -444,7 +444,9 @@ class KernelTranslator(UnitTranslator):
         p = self.mod.region(self.unit.name, s.span.first)
         t = self.em.fresh("t")
         self.em(f"{t} = clock(_N)")
+        self.bare = s.span.first in self.fast_lines
         self.do(s)
+        self.bare = False
         self.em(f"_T[{p}] += clock(_N) - {t}")
         self.em(f"_N[{3 + p}] += 1")
 

@@ -118,7 +118,8 @@ def jit_section(ex) -> dict[str, Any]:
     compiled execution was on (and why not), numba's compile time (loading
     cached kernels included), and per procedure the path its calls took."""
     if ex.jit is None:
-        return {"enabled": False, "reason": ex.jit_off, "compile_seconds": 0.0, "kernels": 0, "procedures": []}
+        return {"enabled": False, "reason": ex.jit_off, "compile_seconds": 0.0, "kernels_compiled": 0,
+                "kernels_loaded": 0, "procedures": []}
     procs = []
     reasons = ex.kernels.k.unit_reasons if ex.kernels is not None else {}
     calls = ex.kernels.calls if ex.kernels is not None else {}
@@ -136,8 +137,8 @@ def jit_section(ex) -> dict[str, Any]:
             path = "jit" if compiled else "not run"
         procs.append({"procedure": u.name, "path": path, "reason": why, "compiled_calls": compiled,
                       "python_calls": python})
-    return {"enabled": True, "reason": "", "compile_seconds": ex.jit.compile_seconds, "kernels": ex.jit.compiled,
-            "procedures": procs}
+    return {"enabled": True, "reason": "", "compile_seconds": ex.jit.compile_seconds,
+            "kernels_compiled": ex.jit.compiled, "kernels_loaded": ex.jit.loaded, "procedures": procs}
 
 
 # --------------------------------------------------------------------------- reading

@@ -192,7 +192,8 @@ class Executor(UnitIo):
         from ..jit.entries import Kernels, ProcedureEntry
         from ..jit.program import build
 
-        built = build(self.program, self.analysis, self.facts, {n: tr.saved for n, tr in self.translations.items()})
+        built = build(self.program, self.analysis, self.facts, {n: tr.saved for n, tr in self.translations.items()},
+                      self.options.vectorize)
         kernels = Kernels(self, self.jit, built)
         for name, why in built.unit_reasons.items():
             if not why and name in self.functions:

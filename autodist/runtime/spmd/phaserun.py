@@ -16,6 +16,7 @@ from ...layout.routines import REDUCTION
 from ..comm.builders import builder
 from ..comm.storage import StorageMap, selector
 from ..codegen.generated import _Goto
+from ..codegen.scan import arrays_of
 from ..comm import pipeline
 from .planner import PhasePlan, Planner, Store
 
@@ -49,7 +50,7 @@ class PhaseRun:
                         return _CompiledPhase(ex, frame, region, info)
             ex.record_path(region, "inline", why)
             do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
-            return cls(ex, frame, region, None, _inline_arrays(do, unit))
+            return cls(ex, frame, region, None, list(arrays_of((do,), unit)))
         try:
             plan = planner.plan(frame, shape)
         except UnsupportedError as exc:
@@ -218,15 +219,3 @@ class _CompiledPhase:
         ex.record_path(self.region, "jit", "")
         outs, self.left = ex.kernels.run_phase(self.info, self.frame, self.region, scalars)
         return outs
-
-
-def _inline_arrays(do: ir.Do, unit: ir.Unit) -> list[str]:
-    names: dict[str, None] = {}
-    for s in ir.walk((do,)):
-        for e in s.exprs():
-            for x in e.walk():
-                if isinstance(x, (ir.Index, ir.Name)):
-                    sym = unit.symbol(x.name)
-                    if sym is not None and sym.is_array:
-                        names[x.name] = None
-    return list(names)
