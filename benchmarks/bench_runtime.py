@@ -1,19 +1,28 @@
-"""Runtime speed at P = 1: the vectorized runtime against gfortran -O2, phase by phase.
+"""Runtime speed: gfortran -O2, the numpy path and the compiled path, phase by phase.
 
-    python benchmarks/bench_runtime.py [--repeat N] [--sizes adi=256,1024 jacobi=128,512]
+    python benchmarks/bench_runtime.py [--repeat N] [--ranks 1,2]
+                                       [--sizes adi=256,1024 branchy=20000,200000]
 
-For ADI and Jacobi (the samples, with N scaled), it times
+For ADI and Jacobi (the samples) and ``branchy`` (benchmarks/programs: loops
+the vectorized path cannot take — a GO TO in a gather, a recurrence through a
+CALL — next to two it can), with N scaled, it times
 
 * the gfortran -O2 binary of the same source, with ``SYSTEM_CLOCK`` calls
   added around every loop phase of the main program (a temporary copy), so
   that each phase's own time is known;
-* the runtime in this process on one rank (``Executor`` on ``COMM_SELF``),
-  which records each phase's computation time,
+* the runtime with ``--no-jit`` (vectorized numpy, translated Python where
+  that cannot run) and with compiled kernels (numba, ``--jit-after 0``, after
+  one run that fills the kernel cache), on each number of ranks of
+  ``--ranks``: on one rank in this process (``Executor`` on ``COMM_SELF``),
+  on more through ``autodist run`` (the report's per-phase times, the most
+  loaded rank's);
 
-and prints, per phase and in total, seconds per execution side by side and
-the ratio runtime / gfortran (target: within 5x for the vectorized phases).
-Times are the best of ``--repeat`` runs.  The runtime's results are checked
-against gfortran's printed output on the way.
+and prints, per phase and for the whole program (the report's ``seconds``,
+the run without starting Python and reading the program), seconds per
+execution side by side and the ratios to gfortran (gfortran runs on one
+core: at P ranks the ratio is the runtime's time over the sequential
+binary's).  Times are the best of ``--repeat`` runs.  The runtime's output is
+checked against gfortran's on the way.
 """
 
 from __future__ import annotations
@@ -38,11 +47,13 @@ SCALE = {
     "adi": lambda n: [("N = 256, NITER = 10", f"N = {n}, NITER = 10"), ("X(128,128)", f"X({n // 2},{n // 2})"),
                       ("'X(128,128) =", f"'X({n // 2},{n // 2}) ="[:14])],
     "jacobi": lambda n: [("N = 128, NITER = 50", f"N = {n}, NITER = 50"), ("U(64,1)", f"U({n // 2},1)")],
+    "branchy": lambda n: [("N = 20000, NITER = 10", f"N = {n}, NITER = 10")],
 }
 
 
 def scaled(sample: str, n: int) -> str:
-    text = (ROOT / "fortran_samples" / f"{sample}.f").read_text()
+    where = ROOT / "fortran_samples" / f"{sample}.f"
+    text = (where if where.exists() else ROOT / "benchmarks" / "programs" / f"{sample}.f").read_text()
     for old, new in SCALE[sample](n):
         text = text.replace(old, new, 1)
     return text
@@ -108,42 +119,83 @@ def gfortran_phases(text: str, phases, repeat: int, tmp: Path) -> tuple[dict[int
     return best, total, printed
 
 
-def runtime_phases(path: Path, repeat: int) -> tuple[dict[int, float], float, str, dict]:
+def runtime_phases(path: Path, repeat: int, jit: bool) -> tuple[dict[int, float], float, str, dict]:
+    """One rank, in this process: best seconds per execution of each main-program
+    phase, best program time, what it printed, and how each phase ran."""
     from mpi4py import MPI
 
-    from autodist.runtime.spmd.executor import Executor
+    from autodist.runtime.spmd.executor import Executor, RunOptions
 
     program, analysis, translations = prepare([str(path)])
     best: dict[int, float] = {}
     total = float("inf")
     printed = ""
-    modes = {}
-    for _ in range(repeat):
+    paths = {}
+    main = program.main.name
+    for k in range(repeat + (1 if jit else 0)):  # with kernels: a first run compiles (or loads) them
         out = io.StringIO()
-        ex = Executor(program, analysis, MPI.COMM_SELF, out=out, translations=translations)
+        ex = Executor(program, analysis, MPI.COMM_SELF, RunOptions(jit=jit, jit_after=0.0), out=out,
+                      translations=translations)
         t0 = time.perf_counter()
         ex.run()
-        total = min(total, time.perf_counter() - t0)
+        seconds = time.perf_counter() - t0
         printed = out.getvalue().rstrip("\n")
-        main = program.main.name
+        paths = {region: _path(counts) for region, (counts, _) in ex.phase_paths.items()}
+        if jit and k == 0:
+            continue
+        total = min(total, seconds)
         for region, reg in ex.comms.stats.regions.items():
             if region.startswith(main + ":"):
                 pid = int(region.split(":")[1])
                 n = ex.executions.get(region, 1)
-                best[pid] = min(best.get(pid, float("inf")), reg.compute_time / n)
-        modes = ex.phase_modes
-    return best, total, printed, modes
+                best[pid] = min(best.get(pid, float("inf")), reg.compute_time / max(n, 1))
+    return best, total, printed, paths
+
+
+def mpi_phases(path: Path, nprocs: int, repeat: int, jit: bool) -> tuple[dict[int, float], float, str, dict]:
+    """The same on ``nprocs`` ranks, through ``autodist run`` and its report."""
+    from autodist.runtime.job.api import run_file
+
+    best: dict[int, float] = {}
+    total = float("inf")
+    printed, paths = "", {}
+    for k in range(repeat + (1 if jit else 0)):
+        rep = run_file(str(path), nprocs, jit=jit, jit_after=0.0 if jit else None)
+        if rep.status != 0:
+            raise RuntimeError(rep.stderr)
+        printed = rep.stdout.rstrip("\n")
+        main = rep.phases[0].procedure if rep.phases else ""
+        paths = {p.key: p.path for p in rep.phases}
+        if jit and k == 0:
+            continue
+        total = min(total, rep.seconds)
+        for p in rep.phases:
+            if p.procedure == main and p.executions:
+                per = max(r.compute_time for r in p.ranks) / p.executions
+                best[p.id] = min(best.get(p.id, float("inf")), per)
+    return best, total, printed, paths
+
+
+def _path(counts: dict) -> str:
+    return "jit" if counts.get("jit") else max(counts, key=counts.get)
+
+
+def _ratio(x: float, ref: float) -> str:
+    return f"{x / ref:8.2f}" if ref > 0 and x < float("inf") else "       -"
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--repeat", type=int, default=3)
-    ap.add_argument("--sizes", nargs="*", default=["adi=256,1024", "jacobi=128,512"])
+    ap.add_argument("--ranks", default="1,2", help="numbers of ranks, comma separated (default 1,2)")
+    ap.add_argument("--sizes", nargs="*", default=["adi=256,1024", "branchy=20000,200000"])
     args = ap.parse_args(argv)
     if shutil.which("gfortran") is None:
         print("gfortran is not installed: nothing to compare with", file=sys.stderr)
         return 1
-    print(f"{'program':<14} {'phase':>5} {'vectorized':<12} {'gfortran s/exec':>16} {'runtime s/exec':>15} {'ratio':>7}")
+    ranks = [int(x) for x in args.ranks.split(",")]
+    print(f"{'program':<16} {'P':>2} {'phase':>5} {'path':<7} {'gfortran s':>11} {'numpy s':>11} {'jit s':>11} "
+          f"{'numpy/gf':>8} {'jit/gf':>8}")
     for spec in args.sizes:
         sample, sizes = spec.split("=")
         for n in (int(x) for x in sizes.split(",")):
@@ -154,28 +206,25 @@ def main(argv: list[str] | None = None) -> int:
                 program, analysis, _ = prepare([str(path)])
                 phases = [p for p in analysis.procedure(program.main.name).phases if p.kind == "loop"]
                 g, gtotal, gout = gfortran_phases(path.read_text(), phases, args.repeat, tmpd)
-                r, rtotal, rout, modes = runtime_phases(path, args.repeat)
-                same = "same output" if gout.split() == rout.split() else "OUTPUT DIFFERS"
                 name = f"{sample} N={n}"
-                vec_g = vec_r = 0.0
-                for k, ph in enumerate(phases, 1):
-                    mode = modes.get(f"{program.main.name}:{ph.id}", ("?", "", ()))
-                    vec = ",".join("".join(c) for c in mode[2]) or "-"
-                    gt, rt = g.get(k, 0.0), r.get(ph.id, 0.0)
-                    if mode[2]:
-                        vec_g += gt * ph_execs(analysis, program, ph)
-                        vec_r += rt * ph_execs(analysis, program, ph)
-                    ratio = f"{rt / gt:7.1f}" if gt > 0 else "      -"
-                    print(f"{name:<14} {ph.id:>5} {vec:<12} {gt:16.3e} {rt:15.3e} {ratio}")
-                print(f"{name:<14} {'vect':>5} {'(phases)':<12} {vec_g:16.3e} {vec_r:15.3e} "
-                      f"{(vec_r / vec_g if vec_g else 0):7.1f}")
-                print(f"{name:<14} {'all':>5} {'(program)':<12} {gtotal:16.3e} {rtotal:15.3e} "
-                      f"{rtotal / gtotal:7.1f}   {same}")
+                for nprocs in ranks:
+                    runs = []
+                    for jit in (False, True):
+                        if nprocs == 1:
+                            runs.append(runtime_phases(path, args.repeat, jit))
+                        else:
+                            runs.append(mpi_phases(path, nprocs, args.repeat, jit))
+                    (rn, tn, on, _), (rj, tj, oj, paths) = runs
+                    same = all(o.split() == gout.split() for o in (on, oj))
+                    for k, ph in enumerate(phases, 1):
+                        gt = g.get(k, 0.0)
+                        a, b = rn.get(ph.id, float("inf")), rj.get(ph.id, float("inf"))
+                        path_jit = paths.get(f"{program.main.name}:{ph.id}", "?")
+                        print(f"{name:<16} {nprocs:>2} {ph.id:>5} {path_jit:<7} {gt:11.3e} {a:11.3e} {b:11.3e} "
+                              f"{_ratio(a, gt)} {_ratio(b, gt)}")
+                    print(f"{name:<16} {nprocs:>2} {'all':>5} {'':<7} {gtotal:11.3e} {tn:11.3e} {tj:11.3e} "
+                          f"{_ratio(tn, gtotal)} {_ratio(tj, gtotal)}   {'same output' if same else 'OUTPUT DIFFERS'}")
     return 0
-
-
-def ph_execs(analysis, program, ph) -> float:
-    return analysis.procedure(program.main.name).executions(ph.id)
 
 
 if __name__ == "__main__":

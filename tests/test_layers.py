@@ -25,7 +25,7 @@ ALLOWED = {
 }
 #: modules every layer may use
 UTILITIES = {"errors", "fileio", "keys"}
-RUNTIME_ORDER = ["fortran", "comm", "codegen", "spmd", "job"]
+RUNTIME_ORDER = ["fortran", "comm", "codegen", "jit", "spmd", "job"]
 
 
 def _module(path: Path) -> str:

@@ -34,6 +34,11 @@ def configure(parser) -> None:
                         help="run every phase as translated scalar code (slower; for comparisons)")
     parser.add_argument("--replicated", action="store_true",
                         help="run every phase on replicated data (no owner-computes distribution)")
+    parser.add_argument("--no-jit", action="store_true",
+                        help="no compiled kernels (numba): the numpy and translated Python paths only")
+    parser.add_argument("--jit-after", type=float, default=None, metavar="SEC",
+                        help="compile a phase or procedure once it has run SEC seconds uncompiled (default 0.1, "
+                             "or $AUTODIST_JIT_AFTER; 0: compile everything; kernels in the cache load at once)")
 
 
 def _request(args):
@@ -48,6 +53,8 @@ def _request(args):
 
     if args.nprocs is not None and args.nprocs > 1 and not in_mpi_job():
         check_local_ranks(args.nprocs)  # before reading the program
+    if args.jit_after is not None and not args.jit_after >= 0:
+        raise UsageError("--jit-after must be a number of seconds, 0 or more")
     if not 0 <= args.rtol < 1:
         raise UsageError("--rtol must be in [0, 1)")
     common.check_link_files(args)
@@ -56,7 +63,8 @@ def _request(args):
                       cpp=args.cpp, report=args.report,
                       dump=args.dump, verify=args.verify, rtol=args.rtol, vectorize=not args.no_vectorize,
                       distribute=not args.replicated, gfortran=not args.no_gfortran, quiet=args.quiet,
-                      timeout=args.timeout, links=tuple(args.link))
+                      timeout=args.timeout, links=tuple(args.link), jit=not args.no_jit,
+                      jit_after=args.jit_after)
 
 
 def _rank_main(req) -> int:
@@ -90,11 +98,14 @@ def _argv(args, nprocs: int) -> list[str]:
     out += common.source_argv(args)
     for f in args.link:
         out += ["--link", f]
+    if args.jit_after is not None:
+        out += ["--jit-after", repr(args.jit_after)]
     for flag, value in (("--report", args.report), ("--dump", args.dump)):
         if value is not None:
             out += [flag, value]
     for flag, on in (("--verify", args.verify), ("--no-gfortran", args.no_gfortran), ("-q", args.quiet),
                      ("--no-vectorize", args.no_vectorize), ("--replicated", args.replicated),
+                     ("--no-jit", args.no_jit),
                      ("-v", args.verbose)):
         if on:
             out.append(flag)

@@ -63,13 +63,9 @@ class Calls:
         for k, (d, a) in enumerate(zip(callee.args, args)):
             dsym = callee.symbol(d)
             if dsym is not None and dsym.is_array:
-                if isinstance(a, ir.Name) and self.is_array(a.name):
-                    out.append(f"a_{a.name}")
-                elif isinstance(a, ir.Index) and self.is_array(a.name):
-                    subs = ", ".join(self.ex.int_expr(x) for x in a.subscripts)
-                    out.append(f"_rt.element(a_{a.name}, ({subs},))")
-                else:
+                if not (isinstance(a, (ir.Name, ir.Index)) and self.is_array(a.name)):
                     raise unsupported(f"passing a scalar to array dummy {d} of {name}", span)
+                out.append(self.array_actual(a, dsym, name))
                 continue
             if isinstance(a, ir.Name) and self.is_array(a.name):
                 raise unsupported(f"passing array {a.name} to scalar dummy {d} of {name}", span)
@@ -83,6 +79,14 @@ class Calls:
             if k in modified and (isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.assignable(a.name))):
                 writeback.append((k + offset, a))
         return out, writeback
+
+    def array_actual(self, a: ir.Name | ir.Index, dummy: ir.Symbol, callee: str) -> str:
+        """The code passing array ``a`` (or the element ``a``, where the dummy starts)
+        to array ``dummy`` of ``callee``."""
+        if isinstance(a, ir.Name):
+            return f"a_{a.name}"
+        subs = ", ".join(self.ex.int_expr(x) for x in a.subscripts)
+        return f"_rt.element(a_{a.name}, ({subs},))"
 
     def extension(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span
                   ) -> tuple[str, list[tuple[int, ir.Expr]]]:

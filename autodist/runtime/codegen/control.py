@@ -35,20 +35,17 @@ class ControlFlow:
                 seg_of[s.label] = len(segments) - 1
             segments[-1].append(s)
         em(f"{pc} = 0")
+        self.dispatch_loop(pc, segments, seg_of)
+
+    def dispatch_loop(self, pc: str, segments: list[list[ir.Stmt]], seg_of: dict[int, int]) -> None:
+        """The dispatch loop of a statement list with jump targets: a jump from
+        a nested loop is a :class:`_Goto` caught here."""
+        em = self.em
         em("while True:")
         with em.indent():
             em("try:")
             with em.indent():
-                self.dispatch.append((pc, seg_of))
-                self.loop_depth_at.append(self.loop_depth)
-                for k, seg in enumerate(segments):
-                    em(f"if {pc} <= {k}:")
-                    with em.indent():
-                        for s in seg:
-                            self.stmt(s)
-                self.dispatch.pop()
-                self.loop_depth_at.pop()
-                em("break")
+                self.segments(pc, segments, seg_of)
             em("except _Goto as _g:")
             with em.indent():
                 table = "{" + ", ".join(f"{lab}: {k}" for lab, k in sorted(seg_of.items())) + "}"
@@ -56,6 +53,26 @@ class ControlFlow:
                 em(f"if {pc} < 0:")
                 with em.indent():
                     em("raise")
+
+    def segments(self, pc: str, segments: list[list[ir.Stmt]], seg_of: dict[int, int]) -> None:
+        """The segments of a dispatch loop, each run from the one ``pc`` names on, then ``break``."""
+        em = self.em
+        self.dispatch.append((pc, seg_of))
+        self.loop_depth_at.append(self.loop_depth)
+        for k, seg in enumerate(segments):
+            em(f"if {pc} <= {k}:")
+            with em.indent():
+                for s in seg:
+                    self.stmt(s)
+        self.dispatch.pop()
+        self.loop_depth_at.pop()
+        em("break")
+
+    def loop(self) -> "_Loop":
+        """Around the code of a loop construct (``for``/``while`` and what follows
+        it, e.g. its ``else:``): a Python loop between the code inside and the
+        dispatchers outside."""
+        return _Loop(self)
 
     @property
     def all_targets(self) -> set[int]:
@@ -93,9 +110,13 @@ class ControlFlow:
             em(f"{st} = {by}")
             em(f"if {st} == 0:")
             with em.indent():
-                em(f"raise _fault('{what} with a zero step')")
+                em(f"raise {self.fault_code(f'{what} with a zero step')}")
             em(f"{r} = range({lo}, {hi} + (1 if {st} > 0 else -1), {st})")
         return r
+
+    def fault_code(self, message: str) -> str:
+        """The code of the fault ``message`` raised where the code stands."""
+        return f"_fault({message!r})"
 
     def do(self, s: ir.Do) -> None:
         em = self.em
@@ -110,14 +131,13 @@ class ControlFlow:
         if synced:
             self.load_commons()
         self.count_loop_entry(s.span, f"len({r})")
-        em(f"for v_{s.var} in {r}:")
-        self.loop_depth += 1
-        with em.indent():
-            self.block(s.body)
-        self.loop_depth -= 1
-        em("else:")
-        with em.indent():
-            em(f"v_{s.var} = {r}.start + len({r}) * {r}.step")
+        with self.loop():
+            em(f"for v_{s.var} in {r}:")
+            with em.indent():
+                self.block(s.body)
+            em("else:")
+            with em.indent():
+                em(f"v_{s.var} = {r}.start + len({r}) * {r}.step")
 
     def real_do(self, s: ir.Do, t: ir.Type) -> None:
         """A DO loop with a REAL variable (obsolescent): the trip count is
@@ -131,12 +151,25 @@ class ControlFlow:
         em(f"{n} = max(0, int(({b} - v_{s.var} + {step}) / {step}))")
         self.count_loop_entry(s.span, n)
         k = em.fresh("k")
-        em(f"for {k} in range({n}):")
-        self.loop_depth += 1
-        with em.indent():
-            self.block(s.body)
-            em(f"v_{s.var} = v_{s.var} + {step}")
-        self.loop_depth -= 1
+        with self.loop():
+            em(f"for {k} in range({n}):")
+            with em.indent():
+                self.block(s.body)
+                em(f"v_{s.var} = v_{s.var} + {step}")
+
+    def do_while(self, s: ir.DoWhile) -> None:
+        em = self.em
+        self.count_loop_entry(s.span)
+        synced = self.calls_out((s.cond,))
+        with self.loop():
+            em(f"while {'True' if synced else self.ex.typed(s.cond, ir.LOGICAL)}:")
+            with em.indent():
+                if synced:  # the condition, evaluated at the top of every trip
+                    em(f"if not {self.evaluated(s.cond, ir.LOGICAL)}:")
+                    with em.indent():
+                        em("break")
+                self.count_trip(s.span)
+                self.block(s.body)
 
     def if_(self, s: ir.If) -> None:
         if self.calls_out(s.exprs()):
@@ -177,3 +210,14 @@ class ControlFlow:
             with em.indent():
                 self.if_chain(branches[1:])
 
+
+
+class _Loop:
+    def __init__(self, tr) -> None:
+        self.tr = tr
+
+    def __enter__(self) -> None:
+        self.tr.loop_depth += 1
+
+    def __exit__(self, *exc) -> None:
+        self.tr.loop_depth -= 1

@@ -172,9 +172,8 @@ class ExprGen:
                 b = ic.convert(base[0], base[1], tt, base[2])
                 if float(e.right.value) == 1.0:
                     return (b, tt, base[2])
-                return (ic.power_code((b, tt, base[2]), ("2", ir.INTEGER, False), 2, self.em.fresh("pw"))[0],
-                        tt, base[2])
-            code, t = ic.power_code(base, expo, const, self.em.fresh("pw"))
+                return (self.power((b, tt, base[2]), ("2", ir.INTEGER, False), 2)[0], tt, base[2])
+            code, t = self.power(base, expo, const)
             return (self.wrapped(code, t, base[2] or expo[2]), t, base[2] or expo[2])
         left, right = self.expr(e.left), self.expr(e.right)
         lc, lt, lv = left
@@ -205,6 +204,11 @@ class ExprGen:
             if k == "r8" and not vec and not _nonzero_const(e.right):
                 return (f"ddiv({a}, {b})", t, False)
         return (self.wrapped(f"({a} {op} {b})", t, vec), t, vec)
+
+    def power(self, base: Code, expo: Code, const: int | None) -> tuple[str, ir.Type]:
+        """The code of ``base ** expo`` (``const``: the exponent when it is an
+        integer constant) and its type."""
+        return ic.power_code(base, expo, const, self.em.fresh("pw"))
 
     def funcref(self, e: ir.FuncRef) -> Code:
         if e.kind == "statement":

@@ -154,8 +154,7 @@ class FastGen(References, VectorChain):
         if sh.root.var in sh.outs:
             self.final_value(sh.root)
         body(f"return ({''.join('v_' + n + ', ' for n in sh.outs)})")
-        head = [f"def {self.name}(_c{''.join(', v_' + n for n in sh.ins)}):"]
-        head += [f"    S_{name} = _c.store[{name!r}]" for name in self.plan.store]
+        head = self.head()
         first = len(head)
         head += ["    " + line for line, _ in self.prelude]
         shift = len(head)
@@ -164,6 +163,11 @@ class FastGen(References, VectorChain):
             if where is not None:
                 self.linemap[first + k + 1] = where
         return "\n".join(head + body.lines) + "\n"
+
+    def head(self) -> list[str]:
+        """The first lines of the function: its signature and the storage of every array."""
+        head = [f"def {self.name}(_c{''.join(', v_' + n for n in self.shape.ins)}):"]
+        return head + [f"    S_{name} = _c.store[{name!r}]" for name in self.plan.store]
 
     def final_value(self, lp: LoopNode) -> None:
         """The root loop variable after the loop, as the sequential loop leaves it."""

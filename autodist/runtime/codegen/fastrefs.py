@@ -103,12 +103,20 @@ class References:
         saved, self.group = self.group, None
         if (ir.names(sub) & self.assigned) - self.loop_vars:
             code = self.ex.int_expr(sub)
-            self.em(f"_check({code}, {st.bounds[d][0]}, {st.bounds[d][1]}, {name + ' dimension ' + str(d + 1)!r})")
+            self.check(code, st.bounds[d], f"{name} dimension {d + 1}")
         code = self.position_code(sub, st.slo[d])
         self.group = saved
         return code
 
     # ---------------------------------------------------------------- checks
+
+    def check(self, code: str, bounds: tuple[int, int], what: str) -> None:
+        """Emit the check of one subscript against its declared ``bounds``."""
+        self.em(f"_check({code}, {bounds[0]}, {bounds[1]}, {what!r})")
+
+    def span_check(self, r: str, c1: int, c0: str, bounds: tuple[int, int], what: str) -> None:
+        """Emit the check of ``c1 * v + c0`` at both ends of the values ``r`` of a loop."""
+        self.em(f"_check_span({r}[0], {r}[-1], {c1}, {c0}, {bounds[0]}, {bounds[1]}, {what!r})")
 
     def _refs(self, node: StmtNode) -> list[ir.Index]:
         out = [x for e in node.stmt.exprs() for x in e.walk() if isinstance(x, ir.Index)]
@@ -149,8 +157,7 @@ class References:
                     if ir.names(sub) & self.assigned or (x.name, d, sub) in seen:
                         continue
                     seen.add((x.name, d, sub))
-                    self.em(f"_check({self.ex.int_expr(sub)}, {st.bounds[d][0]}, {st.bounds[d][1]}, "
-                            f"{x.name + ' dimension ' + str(d + 1)!r})")
+                    self.check(self.ex.int_expr(sub), st.bounds[d], f"{x.name} dimension {d + 1}")
 
     def loop_checks(self, n: LoopNode, r: str) -> None:
         """On entry to a Python loop: subscripts whose innermost loop variable
@@ -170,5 +177,4 @@ class References:
                     seen.add((x.name, d, sub))
                     a = ir.affine(sub)
                     c0 = self.ex.int_expr(subscript_rest(sub, v, a.coef(v)))
-                    self.em(f"_check_span({r}[0], {r}[-1], {a.coef(v)}, {c0}, {st.bounds[d][0]}, "
-                            f"{st.bounds[d][1]}, {x.name + ' dimension ' + str(d + 1)!r})")
+                    self.span_check(r, a.coef(v), c0, st.bounds[d], f"{x.name} dimension {d + 1}")

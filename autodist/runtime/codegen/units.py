@@ -56,7 +56,7 @@ from .emitter import Code, Emitter, ExprGen
 from ..fortran.extensions import ROUTINES
 from .facts import ProgramFacts, unsupported
 from .io_code import InputOutput
-from .scan import scalar_names
+from .scan import leaving_labels, phase_scalars
 
 
 @dataclass
@@ -272,18 +272,7 @@ class UnitTranslator(Calls, InputOutput, ControlFlow):
         elif isinstance(s, ir.Do):
             self.do(s)
         elif isinstance(s, ir.DoWhile):
-            self.count_loop_entry(s.span)
-            synced = self.calls_out((s.cond,))
-            em(f"while {'True' if synced else self.ex.typed(s.cond, ir.LOGICAL)}:")
-            self.loop_depth += 1
-            with em.indent():
-                if synced:  # the condition, evaluated at the top of every trip
-                    em(f"if not {self.evaluated(s.cond, ir.LOGICAL)}:")
-                    with em.indent():
-                        em("break")
-                self.count_trip(s.span)
-                self.block(s.body)
-            self.loop_depth -= 1
+            self.do_while(s)
         elif isinstance(s, ir.If):
             self.if_(s)
         elif isinstance(s, ir.Goto):
@@ -375,9 +364,7 @@ class UnitTranslator(Calls, InputOutput, ControlFlow):
 
     def phase(self, s: ir.Do) -> None:
         em = self.em
-        read, written = scalar_names((s,), self.unit)
-        ins = tuple(sorted(read | written))
-        outs = tuple(sorted(written))
+        ins, outs = phase_scalars(s, self.unit, self.facts.modified)
         self.phase_scalars[s.span.first] = (ins, outs)
         p = em.fresh("ph")
         em(f"{p} = _rt.phase(_f, {s.span.first})")
@@ -388,6 +375,13 @@ class UnitTranslator(Calls, InputOutput, ControlFlow):
                 em(f"{', '.join('v_' + n for n in outs)}, = {call}")
             else:
                 em(call)
+            for label in sorted(leaving_labels(s)):  # a compiled phase left by a GO TO (-1: a RETURN)
+                em(f"if {p}.left == {label}:")
+                with em.indent():
+                    if label == -1:
+                        self.epilogue()
+                    else:
+                        self.goto(label)
         em("else:")
         with em.indent():
             em(f"with {p}:")

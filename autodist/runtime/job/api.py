@@ -36,7 +36,8 @@ from .report import RunReport, parse_report
 def run_file(path_or_text: str | Path, nprocs: int = 1, *, include_dirs: Sequence[str] = (),
              defines: Sequence[str] = (), cpp: bool | None = None, timeout: float = DEFAULT_TIMEOUT,
              dump: bool = False, verify: bool = False,
-             vectorize: bool = True, replicated: bool = False, extra_args: Sequence[str] = (),
+             vectorize: bool = True, replicated: bool = False, jit: bool = True, jit_after: float | None = None,
+             extra_args: Sequence[str] = (),
              cwd: str | None = None) -> RunReport:
     """Run a program on ``nprocs`` ranks and return what was measured.
 
@@ -69,6 +70,10 @@ def run_file(path_or_text: str | Path, nprocs: int = 1, *, include_dirs: Sequenc
             cmd.append("--no-vectorize")
         if replicated:
             cmd.append("--replicated")
+        if not jit:
+            cmd.append("--no-jit")
+        if jit_after is not None:
+            cmd += ["--jit-after", repr(jit_after)]
         cmd += list(extra_args)
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 cwd=cwd, start_new_session=True, env=_child_env())

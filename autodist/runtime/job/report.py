@@ -61,21 +61,28 @@ def _rank_rows(per_rank: list[dict], region: str) -> list[dict]:
 def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: dict, remap_log: dict,
                  predicted: dict[str, list[int]], executions: dict[str, int], files: tuple[str, ...],
                  nprocs: int, seconds: float, stop, linked: dict[str, int] | None = None,
-                 kept_replicated: dict[str, str] | None = None) -> dict[str, Any]:
+                 kept_replicated: dict[str, str] | None = None, phase_paths: dict | None = None,
+                 compiled: dict | None = None) -> dict[str, Any]:
     """The report (see the module docstring) from every rank's counters;
     ``linked``: the calls of each ``--link`` routine; ``kept_replicated``: the
-    arrays the runtime keeps whole against their directives, and why."""
+    arrays the runtime keeps whole against their directives, and why;
+    ``phase_paths``: per phase region, the path that ran and why it was not
+    compiled; ``compiled``: the ``jit`` section (:func:`jit_section`)."""
     phases = []
     used: set[str] = set()
+    paths = phase_paths or {}
     for proc in analysis.procedures:
         for ph in proc.phases:
             region = f"{proc.name}:{ph.id}"
             used.add(region)
             mode, reason, vec = phase_modes.get(region, ("not run", "", ()))
+            counts, why = paths.get(region, ({}, ""))
+            path = ("jit" if counts.get("jit") else max(counts, key=counts.get)) if counts else (
+                "call" if ph.kind == "call" else "not run")
             phases.append({
                 "procedure": proc.name, "id": ph.id, "kind": ph.kind, "file": ph.span.file,
                 "first_line": ph.span.first,
-                "last_line": ph.span.last, "mode": mode, "reason": reason,
+                "last_line": ph.span.last, "mode": mode, "reason": reason, "path": path, "paths": dict(counts), "path_reason": why,
                 "vectorized": [list(c) for c in vec], "executions": executions.get(region, 0),
                 "predicted_elements_received": predicted.get(region, []),
                 "ranks": _rank_rows(per_rank, region),
@@ -102,7 +109,36 @@ def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: d
     return {"version": 1, "program": list(files), "nprocs": nprocs, "seconds": seconds,
             "stop": stop if stop is None or isinstance(stop, (int, str)) else str(stop),
             "phases": phases, "remaps": remaps, "linked": calls, "other": other, "totals": totals,
-            "replicated": [{"array": a, "reason": why} for a, why in sorted((kept_replicated or {}).items())]}
+            "replicated": [{"array": a, "reason": why} for a, why in sorted((kept_replicated or {}).items())],
+            "jit": compiled or {"enabled": False, "reason": "", "procedures": []}}
+
+
+def jit_section(ex) -> dict[str, Any]:
+    """The ``jit`` section of the report from an executor (rank 0's): whether
+    compiled execution was on (and why not), numba's compile time (loading
+    cached kernels included), and per procedure the path its calls took."""
+    if ex.jit is None:
+        return {"enabled": False, "reason": ex.jit_off, "compile_seconds": 0.0, "kernels_compiled": 0,
+                "kernels_loaded": 0, "procedures": []}
+    procs = []
+    reasons = ex.kernels.k.unit_reasons if ex.kernels is not None else {}
+    calls = ex.kernels.calls if ex.kernels is not None else {}
+    for u in ex.program.units:
+        if u.kind == "blockdata":
+            continue
+        compiled, python = calls.get(u.name, (0, 0))
+        why = reasons.get(u.name, "")
+        if why:
+            path = "inline"
+        elif python:
+            path = "mixed" if compiled else "inline"
+            why = ex.kernels.python_why.get(u.name, "")
+        else:
+            path = "jit" if compiled else "not run"
+        procs.append({"procedure": u.name, "path": path, "reason": why, "compiled_calls": compiled,
+                      "python_calls": python})
+    return {"enabled": True, "reason": "", "compile_seconds": ex.jit.compile_seconds,
+            "kernels_compiled": ex.jit.compiled, "kernels_loaded": ex.jit.loaded, "procedures": procs}
 
 
 # --------------------------------------------------------------------------- reading
@@ -136,6 +172,8 @@ class PhaseRecord:
     predicted_elements_received: tuple[int, ...] = ()
     vectorized: tuple[tuple[str, ...], ...] = ()
     kind: str = "loop"
+    path: str = ""  # "jit", "numpy" or "inline": what ran
+    path_reason: str = ""  # why it was not compiled
 
     @property
     def key(self) -> str:
@@ -201,7 +239,8 @@ def parse_report(raw: dict, status: int = 0, stdout: str = "", stderr: str = "",
     """A :class:`RunReport` from the JSON document (and the run's output)."""
     phases = tuple(PhaseRecord(p["procedure"], p["id"], p["first_line"], p["last_line"], p["mode"], p["reason"],
                                p["executions"], _regions(p["ranks"]), tuple(p.get("predicted_elements_received", ())),
-                               tuple(tuple(c) for c in p.get("vectorized", ())), p.get("kind", "loop"))
+                               tuple(tuple(c) for c in p.get("vectorized", ())), p.get("kind", "loop"),
+                               p.get("path", ""), p.get("path_reason", ""))
                    for p in raw.get("phases", ()))
     remaps = tuple(RemapRecord(r["procedure"], r["line"], r["array"], r["from"], r["to"], r["executions"],
                                _regions(r["ranks"])) for r in raw.get("remaps", ()))

@@ -43,6 +43,8 @@ class RunRequest:
     quiet: bool = False
     timeout: float = 600.0
     links: tuple[str, ...] = ()  # --link files
+    jit: bool = True  # compiled kernels (--no-jit: off)
+    jit_after: float | None = None  # --jit-after (None: the default)
 
 
 def prepare(files, include_dirs=(), instrument: bool = False, foreign=None, defines=(), cpp=None):
@@ -125,7 +127,7 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
                 print(f"autodist: note: {a.note()}", file=sys.stderr)
     tee = io.StringIO() if req.verify else None
     stream = _Tee(out, tee) if tee is not None else out
-    options = RunOptions(vectorize=req.vectorize, distribute=req.distribute)
+    options = RunOptions(vectorize=req.vectorize, distribute=req.distribute, jit=req.jit, jit_after=req.jit_after)
     ex = Executor(program, analysis, comm, options, out=stream, translations=translations, foreign=foreign)
     comm.Barrier()
     t0 = time.perf_counter()
@@ -135,13 +137,14 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
     predicted = comm.gather(ex.predicted, root=0)
     executions = ex.executions
     if req.report and rank == 0:
-        from .report import build_report
+        from .report import build_report, jit_section
 
         merged: dict[str, list[int]] = {}
         for d in predicted or []:
             merged.update(d)
         report = build_report(per_rank, analysis, ex.phase_modes, ex.remap_log, merged, executions,
-                              program.files, comm.Get_size(), seconds, stop, ex.linked.calls, ex.kept_replicated)
+                              program.files, comm.Get_size(), seconds, stop, ex.linked.calls, ex.kept_replicated,
+                              ex.phase_paths, jit_section(ex))
         _write_json(req.report, report)
     need_arrays = req.dump is not None or req.verify
     arrays = ex.gather_arrays(root=0) if need_arrays else None
@@ -217,7 +220,8 @@ def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, 
 
     program, analysis, translations = prepared
     buf = io.StringIO()
-    seq = Executor(program, analysis, MPI.COMM_SELF, RunOptions(vectorize=req.vectorize), out=buf,
+    seq = Executor(program, analysis, MPI.COMM_SELF, RunOptions(vectorize=req.vectorize, jit=req.jit,
+                                                                 jit_after=req.jit_after), out=buf,
                    translations=translations, foreign=foreign)
     seq.run()
     ref = seq.gather_arrays(root=0)

@@ -67,12 +67,15 @@ Bounds = tuple[tuple[int, int], ...]
 class RunOptions:
     """How to run: ``vectorize`` lets phases use the vectorized fast path,
     ``distribute`` lets them run on the ranks' parts (else on replicated
-    data), ``instrument`` counts loop trips and branches (profiling)."""
+    data), ``instrument`` counts loop trips and branches (profiling), ``jit``
+    runs compiled kernels where numba can (:mod:`autodist.runtime.jit`)."""
 
     vectorize: bool = True
     distribute: bool = True
     instrument: bool = False
     ghost_limit: int = 8
+    jit: bool = True
+    jit_after: float | None = None  # seconds uncompiled before a kernel is compiled (None: the default)
 
 
 @dataclass
@@ -93,16 +96,19 @@ class Frame:
 
 
 class _CallPhase:
-    """Adds the time of a call (the callee's own phases included) to a region."""
+    """Adds the time of a call (the callee's own phases included, numba's
+    compilation of its kernels not) to a region."""
 
-    def __init__(self, stats, region: str):
-        self.stats, self.region = stats, region
+    def __init__(self, stats, region: str, jit=None):
+        self.stats, self.region, self.jit = stats, region, jit
 
     def __enter__(self):
         self.t0 = time.perf_counter()
+        self.c0 = self.jit.compile_seconds if self.jit is not None else 0.0
 
     def __exit__(self, *exc):
-        self.stats.region(self.region).compute_time += time.perf_counter() - self.t0
+        compiling = (self.jit.compile_seconds - self.c0) if self.jit is not None else 0.0
+        self.stats.region(self.region).compute_time += time.perf_counter() - self.t0 - compiling
 
 
 class Executor(UnitIo):
@@ -143,6 +149,8 @@ class Executor(UnitIo):
         self.equivalenced: dict[str, Slots] = {}  # unit -> its EQUIVALENCEd scalars outside COMMON
         self.labels: dict[int, str] = {}  # id(RtArray) -> UNIT.NAME for dumps
         self.phase_modes: dict[str, tuple[str, str, tuple[str, ...]]] = {}
+        self.phase_paths: dict[str, list] = {}  # region -> [{path: executions}, why not compiled]
+        self.jit, self.jit_off = _jit_engine(options)
         self.remap_log: dict[str, tuple[str, int, str, str, str]] = {}
         self.kept_replicated: dict[str, str] = {}  # UNIT.ARRAY -> why its directives were not applied
         self.predicted: dict[str, list[int]] = {}  # phase region -> elements each rank must receive
@@ -172,8 +180,25 @@ class Executor(UnitIo):
             exec(compile(tr.source, filename, "exec"), ns)
             self.functions[u.name] = ns[tr.function]
             self.linemaps[filename] = tr.linemap
+        self.kernels = self._kernels()
         if self.program.main is None:
             raise UnsupportedError("the program has no main program unit", self.program.files[0] if self.program.files else None)
+
+    def _kernels(self):
+        """The compiled kernels of the program (:mod:`autodist.runtime.jit`), the
+        compiled units standing in the table of procedures; None without them."""
+        if self.jit is None or self.program.main is None:
+            return None
+        from ..jit.entries import Kernels, ProcedureEntry
+        from ..jit.program import build
+
+        built = build(self.program, self.analysis, self.facts, {n: tr.saved for n, tr in self.translations.items()},
+                      self.options.vectorize)
+        kernels = Kernels(self, self.jit, built)
+        for name, why in built.unit_reasons.items():
+            if not why and name in self.functions:
+                self.functions[name] = ProcedureEntry(kernels, self.units[name], self.functions[name])
+        return kernels
 
     def _check_mappings(self) -> None:
         """Resolve every unit's directives now, so that a bad directive is an
@@ -501,7 +526,15 @@ class Executor(UnitIo):
         region = f"{frame.unit.name}:{pid}"
         self.executions[region] = self.executions.get(region, 0) + 1
         self.phase_modes.setdefault(region, ("call", "", ()))
-        return _CallPhase(self.comms.stats, region)
+        return _CallPhase(self.comms.stats, region, self.jit)
+
+    def record_path(self, region: str, path: str, why: str, executions: int = 1) -> None:
+        """Count executions of a phase by the path they took ("jit", "numpy",
+        "inline"), and why the last uncompiled one was not compiled."""
+        rec = self.phase_paths.setdefault(region, [{}, ""])
+        rec[0][path] = rec[0].get(path, 0) + executions
+        if path != "jit":
+            rec[1] = why
 
     # ---------------------------------------------------------------- output
 
@@ -558,6 +591,22 @@ def translate_program(program: ir.Program, analysis: ProgramAnalysis, instrument
     return {u.name: translate_unit(u, facts, phase_lines(analysis, u.name), instrument,
                                    phase_lines(analysis, u.name, "call"))
             for u in program.units if u.kind != "blockdata"}
+
+
+def _jit_engine(options: RunOptions):
+    """The compiled execution of a run and, when there is none, why."""
+    if not options.jit:
+        return None, "compiled execution turned off (--no-jit)"
+    if options.instrument:
+        return None, "an instrumented (profiling) run"
+    from ..jit.compiler import numba_missing
+
+    missing = numba_missing()
+    if missing:
+        return None, missing
+    from ..jit.engine import Jit
+
+    return Jit(options.jit_after), ""
 
 
 def _is_character(u: ir.Unit, name: str) -> bool:

@@ -16,6 +16,7 @@ from ...layout.routines import REDUCTION
 from ..comm.builders import builder
 from ..comm.storage import StorageMap, selector
 from ..codegen.generated import _Goto
+from ..codegen.scan import arrays_of
 from ..comm import pipeline
 from .planner import PhasePlan, Planner, Store
 
@@ -24,6 +25,8 @@ class PhaseRun:
     """One execution of a loop phase: ``fast`` runs the planned function
     (:meth:`run`); otherwise the caller runs the inline translation inside
     ``with run:``, on replicated arrays."""
+
+    left = 0  # a planned phase never jumps out (see _CompiledPhase)
 
     def __init__(self, ex, frame, region: str, plan: PhasePlan | None, names: list[str]):
         self.ex, self.frame, self.region, self.plan, self.names = ex, frame, region, plan, names
@@ -38,8 +41,16 @@ class PhaseRun:
         region = f"{unit.name}:{shape.phase.id}"
         if not shape.fast or not ex.options.vectorize:
             ex.phase_modes.setdefault(region, ("inline", shape.reason or "vectorization disabled", ()))
+            why = ex.jit_off
+            if ex.kernels is not None:
+                info, why = ex.kernels.phase_info(unit.name, line)
+                if info is not None:
+                    why = ex.kernels.phase_ready(info, frame, region)
+                    if not why:
+                        return _CompiledPhase(ex, frame, region, info)
+            ex.record_path(region, "inline", why)
             do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
-            return cls(ex, frame, region, None, _inline_arrays(do, unit))
+            return cls(ex, frame, region, None, list(arrays_of((do,), unit)))
         try:
             plan = planner.plan(frame, shape)
         except UnsupportedError as exc:
@@ -86,7 +97,6 @@ class PhaseRun:
             inner = ex.planner.plan(frame, plan.shape, forced="replicated")
         else:
             inner = plan
-        ex.phase_modes.setdefault(self.region, (plan.mode, plan.reason, plan.shape.vectorized))
         if plan.predicted:
             ex.predicted.setdefault(self.region, plan.predicted)
         ctx = Store()
@@ -110,15 +120,22 @@ class PhaseRun:
         for name, use in inner.uses.items():
             if use.pipeline is not None:
                 use.pipeline.receive(ctx.store[name], stats)
+        prepare = getattr(inner.fn, "prepare", None)
+        if prepare is not None:  # a compiled kernel: compiled (once hot) before the timer starts
+            prepare(ctx, *scalars)
+        path, why = inner.path()
         t0 = time.perf_counter()
         flipped = []
         for name, use in inner.uses.items():
-            if use.corder and ctx.store[name].size:
+            if use.corder and path == "numpy" and ctx.store[name].size:
                 flipped.append((name, use, ctx.store[name]))
                 ctx.store[name] = np.ascontiguousarray(ctx.store[name])
         if inner.ordered:
             scalars = self._receive_partials(inner, scalars, stats)
         outs = inner.fn(ctx, *scalars)
+        ex.phase_modes.setdefault(self.region, (plan.mode, plan.reason,
+                                                plan.shape.vectorized if path == "numpy" else ()))
+        ex.record_path(self.region, path, why)
         if inner.ordered:
             outs = self._pass_partials(inner, outs, stats)
         for name, use, orig in flipped:
@@ -186,13 +203,19 @@ class PhaseRun:
         return tuple(outs)
 
 
-def _inline_arrays(do: ir.Do, unit: ir.Unit) -> list[str]:
-    names: dict[str, None] = {}
-    for s in ir.walk((do,)):
-        for e in s.exprs():
-            for x in e.walk():
-                if isinstance(x, (ir.Index, ir.Name)):
-                    sym = unit.symbol(x.name)
-                    if sym is not None and sym.is_array:
-                        names[x.name] = None
-    return list(names)
+class _CompiledPhase:
+    """A phase outside the fast path run by its compiled kernel (:mod:`autodist.runtime.jit`),
+    on replicated data as the inline translation would run."""
+
+    fast = True
+
+    def __init__(self, ex, frame, region: str, info):
+        self.ex, self.frame, self.region, self.info = ex, frame, region, info
+        self.left = 0  # the label a GO TO out of the loop goes to (-1: RETURN), after run()
+
+    def run(self, *scalars):
+        ex = self.ex
+        ex.executions[self.region] = ex.executions.get(self.region, 0) + 1
+        ex.record_path(self.region, "jit", "")
+        outs, self.left = ex.kernels.run_phase(self.info, self.frame, self.region, scalars)
+        return outs

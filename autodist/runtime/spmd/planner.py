@@ -92,6 +92,13 @@ class PhasePlan:
     order: list[int] = field(default_factory=list)  # ranks in the order of the sequential iterations
     predicted: list[int] = field(default_factory=list)  # elements each rank receives
     source: str = ""
+    path_reason: str = ""  # why the phase has no compiled kernel (see :meth:`path`)
+
+    def path(self) -> tuple[str, str]:
+        """What the next execution runs — "jit" (the compiled kernel) or "numpy" (the
+        vectorized function) — and why not the compiled kernel."""
+        kernel = getattr(self.fn, "path", None)
+        return kernel if kernel is not None else ("numpy", self.path_reason)
 
 
 class Store:
@@ -270,6 +277,22 @@ class Planner:
         plan.fn = ns[fname]
         plan.source = src
         self.linemaps[filename] = linemap
+        self._compiled(plan, GenPlan(sets, executes, guards, store), fname)
+
+    def _compiled(self, plan: PhasePlan, gp: GenPlan, fname: str) -> None:
+        """Let the compiled kernel of the plan run instead of the numpy function, when it can."""
+        ex = self.ex
+        if ex.jit is None:
+            plan.path_reason = ex.jit_off
+            return
+
+        stats = ex.comms.stats
+        kernel, why = ex.jit.phase_kernel(plan.shape, gp, ex.facts, fname, plan.fn,
+                                          lambda: stats.region(plan.region).compute_time)
+        if kernel is None:
+            plan.path_reason = why
+            return
+        plan.fn = kernel
 
     def _placement(self, arr, every: list[tuple[Section, ...]]) -> tuple[tuple[int, int], ...] | None:
         """Where the pieces each rank needs (``every[r]``) go: ghost cells

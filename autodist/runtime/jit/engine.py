@@ -1,0 +1,199 @@
+"""Compiled execution for one run: when to compile, and the kernels of planned phases.
+
+:class:`Jit` is what the executor holds when compiled execution is on (numba
+importable, ``--no-jit`` not given).  Compiling a kernel costs numba a
+fraction of a second to seconds, loading it from the cache a few
+milliseconds, so a kernel is compiled (:meth:`Jit.hot`) when
+
+* a run before this one compiled it (it is in the cache: :meth:`~.compiler.Module.warm`), or
+* its phase or procedure has spent ``after`` seconds uncompiled in this run
+  (``--jit-after``, default :data:`DEFAULT_AFTER`; 0: everything is compiled
+  before it first runs), so that a short program or a phase that runs once
+  does not wait for numba, and a hot one moves to compiled code early.
+
+For a loop phase under a plan, :meth:`Jit.phase_kernel` writes the kernel
+(:mod:`.fastkernel`), refuses it when its source needs what a kernel does not
+have (:mod:`.check`) and returns a :class:`PhaseKernel`: a callable with the
+numpy function's interface, ``fn(ctx, *scalars) -> outs``, that runs the
+numpy function until the phase is hot, then compiles the kernel for the
+argument types it gets (:meth:`PhaseKernel.prepare`, before the phase's
+timer starts) and runs it — or keeps the numpy function when numba cannot
+compile it.
+
+The run's time limit (``SIGALRM``) cannot interrupt a kernel, which runs
+without the GIL, so :meth:`Jit.running` watches the timer from a thread and
+sets the flag compiled procedures poll (see :mod:`.units`).
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+import warnings
+from contextlib import contextmanager
+
+import numpy as np
+
+from ... import ir
+from ...errors import UnsupportedError
+from ..codegen import intrinsic_code as ic
+from .check import foreign_names
+from .compiler import Module
+from .faults import Sites
+
+#: Seconds a phase or procedure runs uncompiled before its kernel is compiled.
+DEFAULT_AFTER = 0.1
+
+#: How a scalar the kernel returns becomes the runtime's value of its kind.
+_CONVERT = {"i": int, "r4": np.float32, "r8": float, "l": bool}
+
+
+def converter(t: ir.Type):
+    return _CONVERT[ic.kind(t)]
+
+
+def compiled_kinds(types: list[ir.Type]) -> str | None:
+    """Why scalars of these types cannot pass into a kernel (None: they can)."""
+    for t in types:
+        if ic.kind(t) not in _CONVERT:
+            return f"a {t} scalar"
+    return None
+
+
+def default_after() -> float:
+    """``$AUTODIST_JIT_AFTER`` seconds, else :data:`DEFAULT_AFTER`."""
+    try:
+        return max(float(os.environ.get("AUTODIST_JIT_AFTER", DEFAULT_AFTER)), 0.0)
+    except ValueError:
+        return DEFAULT_AFTER
+
+
+class Jit:
+    """Compiled execution of one run (see the module docstring)."""
+
+    def __init__(self, after: float | None = None) -> None:
+        self.after = default_after() if after is None else after
+        self.compile_seconds = 0.0  # numba's time, compiling or loading from the cache
+        self.compiled = 0  # kernels numba compiled
+        self.loaded = 0  # kernels it loaded from its cache
+        self.flags: list[np.ndarray] = []  # the kernels' ``_N``: ``[2]`` set when the time is up
+        self._active = 0
+        self._watch: threading.Thread | None = None
+
+    def hot(self, seconds: float, module: Module, name: str) -> bool:
+        """Compile ``name`` of ``module`` now, after ``seconds`` run uncompiled?"""
+        return seconds >= self.after or module.warm(name)
+
+    def cold_reason(self, seconds: float) -> str:
+        return f"not compiled: ran {seconds:.3g} s uncompiled, less than --jit-after {self.after:g} s"
+
+    def compile(self, module: Module, name: str, signature) -> tuple[object, str]:
+        """The compiled function ``name`` of ``module`` for ``signature`` (numba
+        types), or ``(None, why not)``."""
+        t0 = time.perf_counter()
+        try:
+            with warnings.catch_warnings():  # numba's notes (object mode holds the GIL, ...) are not the user's
+                warnings.simplefilter("ignore")
+                fn = module.function(name)
+                fn.compile(tuple(signature))
+        except Exception as exc:  # numba's typing or lowering errors: the other path runs
+            first = str(exc).strip().splitlines()
+            return None, f"numba could not compile it: {first[0] if first else type(exc).__name__}"
+        finally:
+            self.compile_seconds += time.perf_counter() - t0
+        if sum(fn.stats.cache_hits.values()):
+            self.loaded += 1
+        else:
+            self.compiled += 1
+        module.compiled(name)
+        return fn, ""
+
+    # ---------------------------------------------------------------- the time limit
+
+    @contextmanager
+    def running(self):
+        """Around a kernel call from Python: while one runs under an armed alarm, a
+        thread watches the timer and, once it has fired, sets the flag kernels poll,
+        so that they return to Python and the alarm's handler raises the timeout."""
+        if self._watch is None and signal.getitimer(signal.ITIMER_REAL)[0] > 0:
+            self._watch = threading.Thread(target=self._watcher, daemon=True, name="autodist-jit-timer")
+            self._watch.start()
+        self._active += 1
+        try:
+            yield
+        finally:
+            self._active -= 1
+
+    def _watcher(self) -> None:
+        while True:
+            time.sleep(0.02)
+            if signal.getitimer(signal.ITIMER_REAL)[0] == 0:
+                if self._active:
+                    for flag in self.flags:
+                        flag[2] = 1
+                return
+
+    # ---------------------------------------------------------------- planned phases
+
+    def phase_kernel(self, shape, plan, facts, name: str, fallback, seconds):
+        """The kernel of a phase under ``plan`` (a ``GenPlan`` of its own), or
+        ``(None, why not)``; ``fallback`` is the numpy function, ``seconds()`` the
+        time the phase has run so far."""
+        from .fastkernel import ins_types, kernel_source
+
+        why = compiled_kinds(ins_types(shape)) or compiled_kinds([shape.unit.symbol(n).type for n in shape.arrays])
+        if why:
+            return None, f"{why} (not compiled)"
+        try:
+            body, sites = kernel_source(shape, plan, facts, name)
+        except UnsupportedError as exc:
+            return None, exc.message
+        bad = foreign_names(body)
+        if bad:
+            return None, f"the kernel would need {', '.join(bad)}"
+        consts = [c.to_array() for c in plan.constants]
+        outs = [converter(shape.unit.symbol(n).type) for n in shape.outs]
+        return PhaseKernel(self, Module(body), name, list(plan.store), consts, outs, sites, fallback, seconds), ""
+
+
+class PhaseKernel:
+    """A planned phase's kernel with the numpy function's interface (see the module docstring)."""
+
+    def __init__(self, jit: Jit, module: Module, name: str, names: list[str], consts: list[np.ndarray],
+                 outs: list, sites: Sites, fallback, seconds):
+        self.jit, self.module, self.name, self.names, self.consts = jit, module, name, names, consts
+        self.outs, self.sites, self.fallback, self.seconds = outs, sites, fallback, seconds
+        self.kernel = None
+        self.failed = ""  # why numba could not compile it
+
+    @property
+    def path(self) -> tuple[str, str]:
+        """The path the next execution takes, and why it is not the compiled one."""
+        if self.kernel is not None:
+            return "jit", ""
+        return "numpy", self.failed or self.jit.cold_reason(self.seconds())
+
+    def _args(self, ctx, scalars) -> list:
+        return [ctx.store[n] for n in self.names] + self.consts + list(scalars)
+
+    def prepare(self, ctx, *scalars) -> None:
+        """Compile (or load from the cache) for these arguments' types, once the phase is hot."""
+        if self.kernel is not None or self.failed or not self.jit.hot(self.seconds(), self.module, self.name):
+            return
+        import numba
+
+        self.kernel, self.failed = self.jit.compile(self.module, self.name,
+                                                    [numba.typeof(a) for a in self._args(ctx, scalars)])
+
+    def __call__(self, ctx, *scalars):
+        if self.kernel is None:
+            return self.fallback(ctx, *scalars)
+        from .helpers import JitFault
+
+        try:
+            got = self.kernel(*self._args(ctx, scalars))
+        except JitFault as exc:
+            raise self.sites.fault(exc.args) from None
+        return tuple(conv(v) for conv, v in zip(self.outs, got))

@@ -1,0 +1,336 @@
+"""Calling compiled procedures and phases from the running program.
+
+Compiled code works on storage every rank holds whole: a procedure's kernel
+runs when every array it reaches (its actual arguments and its static
+storage, :mod:`.statics`) is held whole on every rank — always on one rank,
+and for programs whose arrays are replicated — else the Python translation
+runs (the same decision on every rank, as the layouts are the same
+everywhere).  A loop phase's kernel runs on replicated data like the Python
+translation it replaces: the arrays it reaches are gathered first and keep
+their parts after.
+
+:class:`Kernels` holds the program's :class:`~.program.ProgramKernels` for
+one run: the static storage as kernel arguments (scalars copied into typed
+arrays before a call and back after), the counters of the phases inside
+compiled procedures (``_N``, ``_T``) credited to their regions after each
+call, the labels of the arrays faults name.  :class:`ProcedureEntry` stands
+in the executor's table of procedures for a compiled unit;
+:meth:`Kernels.run_phase` runs a phase's kernel.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from ... import ir
+from ...errors import RuntimeFault
+from ...layout.model import replicated
+from ..codegen import intrinsic_code as ic
+from ..codegen.generated import StopProgram
+from .engine import Jit, converter
+from .program import PhaseKernelInfo, ProgramKernels
+from .statics import SCALAR_DTYPES, shape_key
+
+
+def held_whole(arr) -> bool:
+    """Every rank holds all of ``arr`` (the same answer on every rank)."""
+    return arr.everywhere or (arr.comms.size == 1 and arr.whole)
+
+
+def flat(arr) -> np.ndarray | None:
+    """``arr``'s storage as one Fortran-order vector (a view), when it has no ghost cells."""
+    loc = arr.local
+    if any(g != (0, 0) for g in arr.ghosts) or not loc.flags.f_contiguous:
+        return None
+    return loc.reshape(-1, order="F")
+
+
+class Kernels:
+    """The compiled kernels of one run (see the module docstring)."""
+
+    def __init__(self, ex, jit: Jit, kernels: ProgramKernels):
+        self.ex, self.jit, self.k = ex, jit, kernels
+        mod = kernels.mod
+        self.statics = mod.statics
+        self.N = np.zeros(3 + len(mod.regions), np.int64)
+        self.T = np.zeros(max(len(mod.regions), 1))
+        jit.flags.append(self.N)
+        self.calls: dict[str, list[int]] = {}  # unit -> [compiled calls, Python calls]
+        self.ready: dict[str, str] = {}  # kernel -> "" once compiled, else why it cannot be
+        self.fns: dict[str, object] = {}  # compiled kernels by name
+        self.python_why: dict[str, str] = {}  # unit -> why its last call ran its Python translation
+
+    # ---------------------------------------------------------------- labels and faults
+
+    def label(self, text: str) -> int:
+        return self.k.mod.label(text)
+
+    def _call(self, fn, args: list):
+        """Run a kernel; faults, STOP and the time limit as the Python path has them."""
+        from .helpers import JitFault, JitStop
+
+        module = self.k.module.load()
+        if hasattr(module, "_IO"):
+            module._IO[0] = self.output
+        try:
+            with self.jit.running():
+                return fn(*args)
+        except JitFault as exc:
+            if exc.args and exc.args[0] == -1:  # the time is up: the alarm's handler raises now
+                time.sleep(0)
+                raise RuntimeFault("the run was interrupted") from None
+            raise self.k.mod.sites.fault(exc.args, self.k.mod.labels) from None
+        except JitStop as exc:
+            raise StopProgram(self.k.mod.stops[exc.args[0]]) from None
+
+    def output(self, k: int, values: tuple) -> None:
+        """A PRINT or WRITE of a kernel (:meth:`~.units.KernelModule.output`), written
+        by the executor as the Python path writes it."""
+        to_unit, fmt, items = self.k.mod.outputs[k]
+        out = []
+        for pos, text, kind in items:
+            out.append((text, kind) if pos is None else (_OUTPUT.get(kind, int)(values[1 + pos]), kind))
+        self.ex.write(int(values[0]) if to_unit else None, fmt, out)
+
+    def compile(self, name: str, signature) -> str:
+        """Compile kernel ``name`` for ``signature`` (numba types; from the cache when
+        it is there), once; why it cannot be."""
+        why = self.ready.get(name)
+        if why is None:
+            fn, why = self.jit.compile(self.k.module, name, signature)
+            self.ready[name] = why
+            if fn is not None:
+                self.fns[name] = fn
+        return why
+
+    # ---------------------------------------------------------------- static storage
+
+    def static_args(self, keys) -> tuple[list, list] | None:
+        """The kernel arguments of ``keys`` and what to copy back after the call;
+        None when an array is not held whole on every rank."""
+        ex = self.ex
+        args, back = [], []
+        for key in keys:
+            kind, a, b = key
+            if kind in ("L", "C"):
+                arr = ex.locals[(a, b)] if kind == "L" else ex.common_arrays[(a, b)]
+                v = flat(arr) if held_whole(arr) else None
+                if v is None:
+                    return None
+                args.append(v)
+                continue
+            if kind == "S":
+                values = ex.commons[a]
+                places = [k for k, (kd, _) in sorted(self.statics.block_slots(a).items()) if kd == b]
+            else:
+                values = ex.saved[a]
+                places = [k for k, (kd, _) in enumerate(self.statics.saved_slots(a)) if kd == b]
+            typed = np.array([values[k] for k in places], SCALAR_DTYPES[b])
+            args.append(typed)
+            back.append((values, places, typed, converter(_type_of_kind(b))))
+        return args, back
+
+    @staticmethod
+    def copy_back(back: list) -> None:
+        for values, places, typed, conv in back:
+            for k, v in zip(places, typed.tolist()):
+                values[k] = conv(v)
+
+    def credit(self) -> None:
+        """The executions and times of the phases inside compiled procedures, to their regions."""
+        counts = self.N[3:]
+        hit = np.nonzero(counts)[0]
+        if not len(hit):
+            return
+        ex, mod = self.ex, self.k.mod
+        stats = ex.comms.stats
+        for p in hit.tolist():
+            region = mod.regions[p]
+            if mod.region_kinds[p] == "unit":
+                self.calls.setdefault(region, [0, 0])[0] += int(counts[p])
+                continue
+            ex.executions[region] = ex.executions.get(region, 0) + int(counts[p])
+            stats.region(region).compute_time += float(self.T[p])
+            if mod.region_kinds[p] == "call":
+                ex.phase_modes.setdefault(region, ("call", "", ()))
+            else:
+                mode = "distributed" if ex.nprocs == 1 else "replicated"
+                why = "" if ex.nprocs == 1 else "inside a compiled procedure: its arrays are whole on every rank"
+                ex.phase_modes.setdefault(region, (mode, why, ()))
+            ex.record_path(region, "jit", "", int(counts[p]))
+        counts[:] = 0
+        self.T[:] = 0.0
+
+    # ---------------------------------------------------------------- phases
+
+    def phase_info(self, unit: str, line: int) -> tuple[PhaseKernelInfo | None, str]:
+        key = (unit, line)
+        return self.k.phases.get(key), self.k.phase_reasons.get(key, "")
+
+    def phase_ready(self, info: PhaseKernelInfo, frame, region: str) -> str:
+        """Compile a phase's kernel, once it is hot (:meth:`~.engine.Jit.hot`), for the
+        types of its arguments; why it does not run compiled."""
+        why = self.ready.get(info.function)
+        if why is None:
+            seconds = self.ex.comms.stats.region(region).compute_time
+            if not self.jit.hot(seconds, self.k.module, info.function):
+                return self.jit.cold_reason(seconds)
+            import numba
+            from numba import types
+
+            def vector(dtype):
+                return types.Array(numba.from_dtype(np.dtype(dtype)), 1, "C")
+
+            sig = []
+            for n in info.arrays:
+                arr = frame.a[n]
+                sig += [vector(arr.dtype)] + [types.int64] * (2 * len(arr.bounds) + 1)
+            for kind, a, b in info.statics:
+                if kind in ("L", "C"):
+                    arr = self.ex.locals[(a, b)] if kind == "L" else self.ex.common_arrays[(a, b)]
+                    sig.append(vector(arr.dtype))
+                else:
+                    sig.append(vector(SCALAR_DTYPES[b]))
+            unit = frame.unit
+            sig += [_NUMBA[ic.kind(unit.symbol(n).type)] for n in info.ins] + [vector(np.int64), vector(np.float64)]
+            why = self.compile(info.function, sig)
+        return why
+
+    def run_phase(self, info: PhaseKernelInfo, frame, region: str, scalars: tuple) -> tuple:
+        """One execution of a phase's kernel on replicated data: its scalars after, and
+        the label a GO TO out of the loop goes to (-1: RETURN; 0: none)."""
+        ex = self.ex
+        fn = self.fns[info.function]
+        arrays = [frame.a[n] for n in info.arrays]
+        statics = [ex.locals[(a, b)] if k == "L" else ex.common_arrays[(a, b)]
+                   for k, a, b in info.statics if k in ("L", "C")]
+        moved = []
+        for arr in arrays + statics:
+            if not held_whole(arr) and not any(arr is m for m, _ in moved):
+                moved.append((arr, arr.layout))
+                arr.remap(replicated(arr.bounds), region=region)
+        args, copies = [], []
+        for arr in arrays:
+            v = flat(arr)
+            if v is None:  # ghost cells: a copy of the interior, put back after
+                v = np.asfortranarray(arr.interior).reshape(-1, order="F")
+                copies.append((arr, v))
+            args.append(v)
+            for lo, hi in arr.bounds:
+                args += [lo, hi]
+            args.append(self.label(arr.label))
+        static, back = self.static_args(info.statics)  # every array is whole now
+        args += static + list(scalars) + [self.N, self.T]
+        stats = ex.comms.stats.region(region)
+        t0 = time.perf_counter()
+        try:
+            outs = self._call(fn, args)
+        finally:
+            self.copy_back(back)
+            stats.compute_time += time.perf_counter() - t0
+            self.credit()
+        for arr, v in copies:
+            arr.interior[...] = v.reshape(arr.interior.shape, order="F")
+        for arr, layout in reversed(moved):
+            arr.remap(layout, region=region)
+        unit = frame.unit
+        return tuple(converter(unit.symbol(n).type)(v) for n, v in zip(info.outs, outs)), int(outs[-1])
+
+
+#: The runtime's value of an output item from what object mode hands over, by kind.
+_OUTPUT = {"r4": np.float32, "r8": float, "l": bool}
+
+
+def _numba_types():
+    from numba import types
+
+    return {"i": types.int64, "r4": types.float32, "r8": types.float64, "l": types.boolean}
+
+
+class _Lazy(dict):
+    def __missing__(self, key):
+        self.update(_numba_types())
+        return self[key]
+
+
+_NUMBA = _Lazy()  # Fortran kind -> numba type of a scalar argument (numba imported when first asked)
+
+
+def _type_of_kind(kind: str) -> ir.Type:
+    return {"i": ir.INTEGER, "r4": ir.REAL, "r8": ir.DOUBLE, "l": ir.LOGICAL}[kind]
+
+
+class ProcedureEntry:
+    """A compiled unit in the executor's table of procedures: called as its Python
+    translation is (``(rt, *args)`` -> ``(result?, dummy values...)``), it runs the
+    kernel when it can (see the module docstring) and the translation otherwise."""
+
+    def __init__(self, kernels: Kernels, unit: ir.Unit, python):
+        self.kernels, self.unit, self.python = kernels, unit, python
+        self.name = f"k_{unit.name}"
+        self.seconds = 0.0  # run uncompiled so far
+        self.counts = kernels.calls.setdefault(unit.name, [0, 0])
+        self.outs = [None if unit.symbol(d).is_array else converter(unit.symbol(d).type) for d in unit.args]
+        if unit.kind == "function":
+            self.outs.insert(0, converter(unit.result_type or unit.symbol(unit.result or unit.name).type))
+
+    def _python(self, rt, actuals, why: str):
+        self.counts[1] += 1
+        self.kernels.python_why[self.unit.name] = why
+        t0 = time.perf_counter()
+        try:
+            return self.python(rt, *actuals)
+        finally:
+            self.seconds += time.perf_counter() - t0
+
+    def __call__(self, rt, *actuals):
+        k = self.kernels
+        if k.ready.get(self.name):  # numba could not compile it
+            return self._python(rt, actuals, k.ready[self.name])
+        if self.name not in k.fns and not k.jit.hot(self.seconds, k.k.module, self.name):
+            return self._python(rt, actuals, k.jit.cold_reason(self.seconds))
+        got = self._arguments(actuals)
+        if got is None:
+            return self._python(rt, actuals, "an array it reaches is not held whole on every rank (distributed): "
+                                             "its phases run as planned")
+        args, back = got
+        if self.name not in k.fns:
+            import numba
+
+            why = k.compile(self.name, [numba.typeof(a) for a in args])
+            if why:
+                k.k.unit_reasons[self.unit.name] = why
+                return self._python(rt, actuals, why)
+        try:
+            got = k._call(k.fns[self.name], args)
+        finally:
+            k.copy_back(back)
+            k.credit()
+        return tuple(None if conv is None else conv(v) for conv, v in zip(self.outs, got))
+
+    def _arguments(self, actuals):
+        u, k = self.unit, self.kernels
+        args: list = []
+        for d, a in zip(u.args, actuals):
+            sym = u.symbol(d)
+            if not sym.is_array:
+                args.append(a)
+                continue
+            if hasattr(a, "local"):  # an array (the executor's RtArray)
+                base, off, key = a, 0, shape_key(a.bounds)
+            elif hasattr(a, "array"):  # an element where the dummy starts (ElementRef)
+                base, off, key = a.array, a.offset, 0
+            else:
+                return None
+            if (base.ftype.base, base.ftype.size) != (sym.type.base, sym.type.size) or not held_whole(base):
+                return None
+            v = flat(base)
+            if v is None:
+                return None
+            args += [v, off, k.label(base.label), key]
+        static = k.static_args(k.statics.of(u.name))
+        if static is None:
+            return None
+        return args + static[0] + [k.N, k.T], static[1]

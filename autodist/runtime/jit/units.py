@@ -1,0 +1,603 @@
+"""Procedures and loop phases as compiled kernels: the translator of units, for numba.
+
+:class:`KernelTranslator` is the Python path's translator
+(:class:`~autodist.runtime.codegen.units.UnitTranslator`) writing for numba
+instead of the executor.  Statements, expressions, DO loops, IFs, COMMON
+loads and stores around calls, statement functions come out as the Python
+path writes them; what changes:
+
+* arrays are flat storage in Fortran order: an element's position is the
+  column-major sum of its checked subscripts (:func:`~.helpers.at` faults at
+  a site, :mod:`.faults`), so that an element passed where the callee
+  expects an array (sequence association) is the same storage at an offset,
+  and a dummy of another shape is the same storage seen with its bounds.  A
+  dummy array comes as ``(storage, offset, label, shape key)``: its bounds are
+  computed on entry from its declaration as the executor does (assumed size
+  takes what the actual holds), it is named as the actual where the executor
+  would bind the actual itself (same bounds: the shape keys agree), and an
+  element past the end of the actual reads 0 and faults when written non-zero
+  (what the executor's copy does on return);
+* a GO TO out of nested loops sets ``_gl`` and breaks out of each loop to the
+  statement list holding its label, which continues there (numba has no
+  exceptions to catch); loops poll ``_N[2]`` (the run's timeout, set by
+  :mod:`.engine`) on entry and on every backward jump;
+* CALLs and FUNCTION references call the callee's kernel, passing on its
+  static storage (:mod:`.statics`); STOP raises :class:`~.helpers.JitStop`;
+* loop phases inside a compiled procedure count their executions and time
+  (``_N``, ``_T``: the region's index from :class:`KernelModule`).
+
+A unit's kernel is ``k_<UNIT>(<dummies>, <static storage>, _N, _T)``
+returning ``(result?, dummy values...)`` (0 in an array dummy's place); a
+phase's kernel ``p_<UNIT>_<line>(<arrays>, <static storage>, <scalars>, _N,
+_T)`` returns the phase's scalars, each array passed as ``(storage, lo1, hi1,
+..., label)``.  Anything that needs Python raises :class:`NotCompiled`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ... import ir
+from ..codegen import intrinsic_code as ic
+from ..codegen.emitter import Code, ExprGen
+from ..codegen.facts import ProgramFacts
+from ..codegen.scan import phase_scalars
+from ..codegen.units import UnitTranslator
+from .eligible import io_reason
+from .expr import JitExpr
+from .faults import Sites
+from .statics import Statics, shape_key_code
+
+
+class NotCompiled(Exception):
+    """Why a unit or phase stays with the Python path."""
+
+
+@dataclass
+class KernelModule:
+    """What the kernels of one module share: sites, chains, labels, STOP codes, regions."""
+
+    facts: ProgramFacts
+    statics: Statics
+    phase_ids: dict[tuple[str, int], int]  # (unit, first line) -> phase id, loop and call phases
+    sites: Sites = field(default_factory=Sites)
+    chains: set[int] = field(default_factory=set)
+    labels: list[str] = field(default_factory=list)
+    stops: list = field(default_factory=list)
+    regions: list[str] = field(default_factory=list)
+    region_kinds: list[str] = field(default_factory=list)
+    outputs: list = field(default_factory=list)
+
+    def label(self, text: str) -> int:
+        if text not in self.labels:
+            self.labels.append(text)
+        return self.labels.index(text)
+
+    def stop(self, code) -> int:
+        if code not in self.stops:
+            self.stops.append(code)
+        return self.stops.index(code)
+
+    def region(self, unit: str, line: int, kind: str = "loop") -> int:
+        name = f"{unit}:{self.phase_ids[(unit, line)]}"
+        if name not in self.regions:
+            self.regions.append(name)
+            self.region_kinds.append(kind)
+        return self.regions.index(name)
+
+    def output(self, to_unit: bool, fmt, items) -> int:
+        """The number of a PRINT or WRITE a kernel hands over: whether it names a
+        unit, its parsed format (None: list-directed), its items (position among
+        the values the kernel passes, or a text constant, and the item's kind)."""
+        self.outputs.append((to_unit, fmt, tuple(items)))
+        return len(self.outputs) - 1
+
+    def unit_counter(self, unit: str) -> int:
+        """The counter of calls of a compiled unit (a region of kind "unit")."""
+        if unit not in self.regions:
+            self.regions.append(unit)
+            self.region_kinds.append("unit")
+        return self.regions.index(unit)
+
+    def static(self, key) -> str:
+        return self.statics.name(key)
+
+
+@dataclass
+class KArray:
+    """An array as a kernel reaches it: storage, offset and bounds (code), label."""
+
+    buf: str
+    lo: list[str]
+    hi: list[str]
+    ext: list[str]
+    label: str  # code of the label number of the array as the executor names it
+    key: str  # code of its shape key
+    off: str = "0"
+    avail: str | None = None  # the length of the actual's storage (dummies: positions past it hold nothing)
+    base_label: str = ""  # the actual's label (a dummy's past-the-end fault names it)
+
+
+class _KernelExpr(JitExpr, ExprGen):
+    def __init__(self, tr: "KernelTranslator"):
+        super().__init__(tr.unit, tr.facts, tr.em)
+        self.tr = tr
+        self.sites = tr.mod.sites
+        self.chains = tr.mod.chains
+
+    def element(self, e: ir.Index) -> Code:
+        return self.tr.read(e), self.type_of_name(e.name), False
+
+    def external(self, e: ir.FuncRef) -> Code:
+        callee = self.facts.units.get(e.name)
+        if callee is None or callee.kind != "function" or e.name not in self.tr.mod.statics.compiled:
+            raise NotCompiled(f"a reference to function {e.name}, which is not compiled")
+        args, writeback = self.tr.actuals(e.name, callee, e.args, self.span)
+        t = callee.result_type or self.type_of_name(e.name)
+        call = self.tr.kernel_call(e.name, args)
+        if not writeback:
+            return f"{call}[0]", t, False
+        if not self.hoisting:
+            raise NotCompiled(f"FUNCTION {e.name} writes its arguments where its call cannot come first")
+        return self.tr.hoisted(call, writeback), t, False
+
+    #: Whether a FUNCTION that writes its arguments may be called before the
+    #: statement (see :meth:`KernelTranslator.hoisted`): in an assignment's value,
+    #: outside the operands of .AND., .OR. and intrinsics (which may not evaluate them).
+    hoisting = False
+
+    def binop(self, e: ir.BinOp) -> Code:
+        return self._unhoisted(super().binop, e) if e.op in ("and", "or") else super().binop(e)
+
+    def funcref(self, e: ir.FuncRef) -> Code:
+        if e.kind not in ("intrinsic", "statement") and e.name in self.facts.units:
+            return super().funcref(e)
+        return self._unhoisted(super().funcref, e)
+
+    def _unhoisted(self, write, e: ir.Expr) -> Code:
+        saved, self.hoisting = self.hoisting, False
+        try:
+            return write(e)
+        finally:
+            self.hoisting = saved
+
+
+class KernelTranslator(UnitTranslator):
+    """Writes the kernel of a unit or of one of its loop phases (see the module docstring)."""
+
+    def __init__(self, unit: ir.Unit, mod: KernelModule, phase_lines=frozenset(), call_lines=frozenset(),
+                 fast_lines=frozenset()):
+        super().__init__(unit, mod.facts, phase_lines, False, call_lines)
+        self.fast_lines = fast_lines  # phases the Python path runs vectorized: their faults name arrays bare
+        self.bare = False
+        self.mod = mod
+        self.ex = _KernelExpr(self)
+        self.frames: list[_Frame] = []
+        self.arrays: dict[str, KArray] = {}
+        self.in_phase = False
+
+    # ---------------------------------------------------------------- kernels
+
+    def translate_unit(self) -> str:
+        u, em = self.unit, self.em
+        params = []
+        for d in u.args:
+            sym = self.sym(d)
+            if sym is None or sym.kind != "variable":
+                raise NotCompiled(f"dummy procedure {d}")
+            params += [f"a_{d}", f"o_{d}", f"lb_{d}", f"ks_{d}"] if sym.is_array else [f"v_{d}"]
+        params += [self.mod.static(k) for k in self.mod.statics.of(u.name)] + ["_N", "_T"]
+        self.at(u.span)
+        em("@njit")
+        em(f"def k_{u.name}({', '.join(params)}):")
+        with em.indent():
+            em(f"_N[{3 + self.mod.unit_counter(u.name)}] += 1")
+            self.prologue()
+            self.block(u.body)
+            self.at(ir.Span(u.span.file, u.span.last, u.span.last))
+            self.epilogue()
+        return self.em.source
+
+    def translate_phase(self, do: ir.Do, names: list[str]) -> tuple[str, tuple[str, ...], tuple[str, ...], tuple]:
+        """The kernel of the loop phase ``do`` (its arrays ``names``); returns the
+        source, the scalars it takes and returns, and the static storage it takes."""
+        u, em = self.unit, self.em
+        self.in_phase = True
+        ins, outs = phase_scalars(do, u, self.facts.modified)
+        calls = bool(self.mod.statics.callees((do,)))
+        statics = set(self.mod.statics.of_statements((do,)))
+        if calls:
+            statics |= {k for k in self.mod.statics.own(u) if k[0] == "S"}
+        statics = tuple(sorted(statics, key=repr))
+        params = []
+        for n in names:
+            rank = self.sym(n).rank
+            params += [f"a_{n}"] + [f"{b}{d}_{n}" for d in range(rank) for b in ("L", "H")] + [f"lb_{n}"]
+        params += [self.mod.static(k) for k in statics] + [f"v_{n}" for n in ins] + ["_N", "_T"]
+        self.at(do.span)
+        em("@njit")
+        em(f"def p_{u.name}_{do.span.first}({', '.join(params)}):")
+        with em.indent():
+            em("_gl = 0")
+            for n in names:
+                rank = self.sym(n).rank
+                ext = [f"E{d}_{n}" for d in range(rank)]
+                for d in range(rank):
+                    em(f"{ext[d]} = H{d}_{n} - L{d}_{n} + 1")
+                lo, hi = [f"L{d}_{n}" for d in range(rank)], [f"H{d}_{n}" for d in range(rank)]
+                self.arrays[n] = KArray(f"a_{n}", lo, hi, ext, f"lb_{n}", self._key(n, lo, hi))
+            if calls:
+                self._common_slots()
+            self.do(do)
+            em(f"return ({''.join(f'v_{n}, ' for n in outs)}_gl)")
+        return self.em.source, ins, outs, statics
+
+    def kernel_call(self, name: str, args: list[str]) -> str:
+        statics = [self.mod.static(k) for k in self.mod.statics.of(name)]
+        return f"k_{name}({', '.join(args + statics + ['_N', '_T'])})"
+
+    # ---------------------------------------------------------------- entry and exit
+
+    def _key(self, name: str, lo: list[str], hi: list[str]) -> str:
+        var = f"K_{name}"
+        self.em(f"{var} = {shape_key_code(lo, hi)}")
+        return var
+
+    def _common_slots(self) -> None:
+        for c in self.unit.commons:
+            slots = self.mod.statics.block_slots(c.name)
+            for k, m in enumerate(c.members):
+                if self.scalar_var(m):
+                    kind, j = slots[k]
+                    self.common_scalars.append((m, self.mod.static(("S", c.name, kind)), j))
+
+    def prologue(self) -> None:
+        u, em = self.unit, self.em
+        em("_gl = 0")
+        slot = {m: (c.name, k) for c in u.commons for k, m in enumerate(c.members)}
+        for sym in u.arrays:
+            if sym.dummy:
+                continue
+            key = ("C", *slot[sym.name]) if sym.name in slot else ("L", u.name, sym.name)
+            self._static_array(sym, key)
+        self._common_slots()
+        self.load_commons()
+        common = {m for m, _, _ in self.common_scalars}
+        self.saved = list(self.mod.statics.saved.get(u.name, ()))
+        for n, (kind, j) in zip(self.saved, self.mod.statics.saved_slots(u.name)):
+            em(f"v_{n} = {self.mod.static(('V', u.name, kind))}[{j}]")
+        for s in u.symbols:
+            if self.scalar_var(s.name) and not s.dummy and s.name not in common and s.name not in self.saved:
+                em(f"v_{s.name} = {ic.zero_code(s.type)}")
+        if u.kind == "function" and u.result and not self.scalar_var(u.result):
+            em(f"v_{u.result} = {ic.zero_code(u.result_type or ir.REAL)}")
+        for d in u.args:
+            if self.is_array(d):
+                self._dummy_array(self.sym(d))
+
+    def _static_array(self, sym: ir.Symbol, key) -> None:
+        bounds = [d.bounds for d in sym.dims]
+        if any(b is None for b in bounds):
+            raise NotCompiled(f"array {sym.name} without constant bounds")
+        lo, hi = [str(b[0]) for b in bounds], [str(b[1]) for b in bounds]
+        ext = [str(b[1] - b[0] + 1) for b in bounds]
+        label = self._static_label(sym.name, key)
+        self.arrays[sym.name] = KArray(self.mod.static(key), lo, hi, ext, label, shape_key_code(lo, hi), base_label=label)
+
+    def _static_label(self, name: str, key) -> str:
+        """The label number of a static array: ``UNIT.NAME`` of the unit the executor
+        first declares it in (the main program first for COMMON)."""
+        if key[0] == "L":
+            return str(self.mod.label(f"{self.unit.name}.{name}"))
+        return str(self.mod.label(self.mod.statics.common_label(key[1], key[2])))
+
+    def _dummy_array(self, sym: ir.Symbol) -> None:
+        em, d = self.em, sym.name
+        em(f"n_{d} = len(a_{d})")
+        em(f"h_{d} = n_{d} - o_{d}")
+        lo, hi, ext = [], [], []
+        for k, dim in enumerate(sym.dims):
+            lo.append(f"L{k}_{d}")
+            hi.append(f"H{k}_{d}")
+            ext.append(f"E{k}_{d}")
+            em(f"{lo[k]} = {self.ex.int_expr(dim.lower)}")
+            rest = " * ".join(ext[:k]) or "1"
+            last = k == len(sym.dims) - 1
+            assumed = f"{lo[k]} + max(h_{d} // max({rest}, 1), 0) - 1"
+            if dim.upper is None:
+                em(f"{hi[k]} = {assumed}")
+            else:
+                em(f"{hi[k]} = {self.ex.int_expr(dim.upper)}")
+                if last and isinstance(dim.upper, ir.Const):  # X(1): "any size" when the actual holds more
+                    em(f"if {hi[k]} == {lo[k]} and h_{d} > {rest}:")
+                    em(f"    {hi[k]} = {assumed}")
+            em(f"{ext[k]} = {hi[k]} - {lo[k]} + 1")
+        key = self._key(d, lo, hi)
+        own = self.mod.label(f"{self.unit.name}.{d}")
+        em(f"lab_{d} = lb_{d} if ks_{d} == {key} else {own}")
+        self.arrays[d] = KArray(f"a_{d}", lo, hi, ext, f"lab_{d}", key, f"o_{d}", f"n_{d}", f"lb_{d}")
+
+    def epilogue(self) -> None:
+        u, em = self.unit, self.em
+        self.store_commons()
+        for n, (kind, j) in zip(self.saved, self.mod.statics.saved_slots(u.name)):
+            em(f"{self.mod.static(('V', u.name, kind))}[{j}] = v_{n}")
+        outs = [f"v_{d}" if not self.is_array(d) else "0" for d in u.args]
+        if u.kind == "function":
+            outs.insert(0, f"v_{u.result or u.name}")
+        em(f"return ({', '.join(outs)}{',' if outs else ''})")
+
+    # ---------------------------------------------------------------- array elements
+
+    def position(self, e: ir.Index) -> tuple[KArray, str]:
+        ka = self.arrays.get(e.name)
+        if ka is None:
+            raise NotCompiled(f"array {e.name} is not reachable here")
+        if len(e.subscripts) != len(ka.lo):
+            raise NotCompiled(f"{e.name} referenced with {len(e.subscripts)} subscript(s)")
+        terms = []
+        for d, sub in enumerate(e.subscripts):
+            site = self.mod.sites.index(f"{e.name if self.bare else '{label}'} dimension {d + 1}", self.em.where)
+            terms.append(f"(at({site}, {self.ex.int_expr(sub)}, {ka.lo[d]}, {ka.hi[d]}, {ka.label}) - {ka.lo[d]})")
+        pos = terms[-1]
+        for d in range(len(terms) - 2, -1, -1):
+            pos = f"{terms[d]} + {ka.ext[d]} * ({pos})"
+        return ka, (pos if ka.off == "0" else f"{ka.off} + {pos}")
+
+    def read(self, e: ir.Index) -> str:
+        ka, pos = self.position(e)
+        t = self.ex.type_of_name(e.name)
+        code = f"rd({ka.buf}, {pos}, {ka.avail}, {ic.zero_code(t)})" if ka.avail else f"{ka.buf}[{pos}]"
+        k = ic.kind(t)
+        return f"int({code})" if k == "i" else (f"bool({code})" if k == "l" else code)
+
+    def write(self, target: ir.Index, value: str) -> None:
+        if not ka_avail(self.arrays.get(target.name)):
+            ka, pos = self.position(target)
+            self.em(f"{ka.buf}[{pos}] = {value}")
+            return
+        v = self.em.fresh("w")
+        self.em(f"{v} = {value}")
+        ka, pos = self.position(target)
+        site = self.mod.sites.message(
+            f"{self.unit.name} wrote into dummy {target.name} past the end of its actual argument {{label}} "
+            "({value} element(s) from there on)", self.em.where)
+        self.em(f"wr({site}, {ka.buf}, {pos}, {ka.avail}, {v}, {ka.base_label}, {ka.avail} - {ka.off})")
+
+    def hoisted(self, call: str, writeback) -> str:
+        """A FUNCTION that writes its arguments, called before the statement whose
+        value it is part of (Fortran forbids a function to change what the rest of
+        its statement uses, so the order does not matter), its arguments stored
+        back; the code of its result."""
+        r = self.em.fresh("fr")
+        self.em(f"{r} = {call}")
+        for k, target in writeback:
+            self.store_result(f"{r}[{k}]", target)
+        if any(isinstance(t, ir.Name) and t.name in {m for m, _, _ in self.common_scalars} for _, t in writeback):
+            self.store_commons()
+        return f"{r}[0]"
+
+    def assign(self, target: ir.Expr, value: ir.Expr) -> None:
+        self.ex.hoisting = True
+        try:
+            self._assign(target, value)
+        finally:
+            self.ex.hoisting = False
+
+    def _assign(self, target: ir.Expr, value: ir.Expr) -> None:
+        if isinstance(target, ir.Index):
+            self.write(target, self.ex.typed(value, self.ex.type_of_name(target.name)))
+        elif isinstance(target, ir.Name):
+            super().assign(target, value)
+        else:
+            raise NotCompiled("assignment to a substring")
+
+    def store_result(self, code: str, target: ir.Expr) -> None:
+        if isinstance(target, ir.Index):
+            self.write(target, code)
+        else:
+            super().store_result(code, target)
+
+    # ---------------------------------------------------------------- statements
+
+    def stmt1(self, s: ir.Stmt) -> None:
+        if isinstance(s, ir.Stop):
+            self.store_commons()
+            self.em(f"raise JitStop({self.mod.stop(_stop_value(s.code))})")
+        elif isinstance(s, ir.Return) and self.in_phase:
+            self.leave(-1)
+        elif isinstance(s, ir.Io):
+            self.output(s)
+        else:
+            super().stmt1(s)
+
+    def output(self, s: ir.Io) -> None:
+        """PRINT and WRITE: the kernel computes the values, the executor writes them
+        (an object-mode call, :meth:`KernelModule.output`)."""
+        why = io_reason(s, self.unit)
+        if why:
+            raise NotCompiled(f"line {s.span.first}: {why}")
+        if s.kind == "format":
+            self.em("pass")
+            return
+        fmt = self.format_ref(s)
+        values, items = [], []
+        unit = None
+        if s.unit is not None:
+            unit = self.em.fresh("u")
+            self.em(f"{unit} = {self.ex.int_expr(s.unit)}")
+        for item in s.items:
+            if isinstance(item, ir.Const) and isinstance(item.value, str):
+                items.append((None, item.value, "s"))
+                continue
+            c, t, _ = self.ex.expr(item)
+            v = self.em.fresh("o")
+            self.em(f"{v} = {c}")
+            items.append((len(values), None, ic.io_kind(t)))
+            values.append(v)
+        fmt_obj = None if fmt == "None" else self.formats[int(fmt[len("_FMT["):-1])]
+        k = self.mod.output(unit is not None, fmt_obj, items)
+        self.em("with objmode():")
+        self.em(f"    _io({k}, ({unit or '0'}, {''.join(v + ', ' for v in values)}))")
+
+    def phase(self, s: ir.Do) -> None:
+        p = self.mod.region(self.unit.name, s.span.first)
+        t = self.em.fresh("t")
+        self.em(f"{t} = clock(_N)")
+        self.bare = s.span.first in self.fast_lines
+        self.do(s)
+        self.bare = False
+        self.em(f"_T[{p}] += clock(_N) - {t}")
+        self.em(f"_N[{3 + p}] += 1")
+
+    def call(self, s: ir.Call) -> None:
+        em = self.em
+        callee = self.facts.units.get(s.name)
+        if callee is None or callee.kind != "subroutine" or s.name not in self.mod.statics.compiled:
+            raise NotCompiled(f"CALL {s.name}, which is not compiled")
+        args, writeback = self.actuals(s.name, callee, s.args, s.span)
+        self.store_commons()
+        r = em.fresh("res")
+        timed = s.span.first in self.call_lines
+        if timed:
+            p = self.mod.region(self.unit.name, s.span.first, "call")
+            t = em.fresh("t")
+            em(f"{t} = clock(_N)")
+        em(f"{r} = {self.kernel_call(s.name, args)}")
+        if timed:
+            em(f"_T[{p}] += clock(_N) - {t}")
+            em(f"_N[{3 + p}] += 1")
+        self.load_commons()
+        for k, target in writeback:
+            self.store_result(f"{r}[{k}]", target)
+        if any(isinstance(t, ir.Name) and t.name in {m for m, _, _ in self.common_scalars} for _, t in writeback):
+            self.store_commons()
+
+    def array_actual(self, a: ir.Name | ir.Index, dummy: ir.Symbol, callee: str) -> str:
+        sym = self.sym(a.name)
+        if (sym.type.base, sym.type.size) != (dummy.type.base, dummy.type.size):
+            raise NotCompiled(f"passes {a.name} ({sym.type}) to dummy {dummy.name} ({dummy.type}) of {callee}")
+        if isinstance(a, ir.Name):
+            ka = self.arrays.get(a.name)
+            if ka is None:
+                raise NotCompiled(f"array {a.name} is not reachable here")
+            return f"{ka.buf}, {ka.off}, {ka.label}, {ka.key}"
+        ka, pos = self.position(a)
+        return f"{ka.buf}, {pos}, {ka.label}, 0"
+
+    def fault_code(self, message: str) -> str:
+        return f"JitFault({self.mod.sites.message(message, self.em.where)}, 0, 0, 0, -1)"
+
+    def directive(self, s: ir.Directive) -> None:
+        super().directive(s)
+        if self.directives:
+            raise NotCompiled("REDISTRIBUTE or REALIGN (communication)")
+
+    # ---------------------------------------------------------------- control flow
+
+    def poll(self) -> None:
+        """Leave the kernel when the run's time is up (see :mod:`.engine`)."""
+        self.em("if timeup(_N):")
+        self.em("    raise JitFault(-1, 0, 0, 0, -1)")
+
+    def count_loop_entry(self, span: ir.Span, trips: str | None = None) -> None:
+        self.poll()
+
+    def count_trip(self, span: ir.Span) -> None:
+        self.poll()
+
+    def loop(self) -> "_KernelLoop":
+        return _KernelLoop(self)
+
+    def dispatch_loop(self, pc: str, segments, seg_of: dict[int, int]) -> None:
+        frame = _Frame(pc, seg_of)
+        self.frames.append(frame)
+        self.em("while True:")
+        with self.em.indent():
+            self.poll()
+            self.segments(pc, segments, seg_of)
+        self.frames.pop()
+        self.escapes(frame)
+
+    def goto(self, label: int) -> None:
+        for k in range(len(self.frames) - 1, -1, -1):
+            f = self.frames[k]
+            if f.pc is not None and label in f.seg_of:
+                if k == len(self.frames) - 1:
+                    self.em(f"{f.pc} = {f.seg_of[label]}")
+                    self.em("continue")
+                else:
+                    self.em(f"_gl = {label}")
+                    self.em("break")
+                    self.frames[-1].escaping.add(label)
+                return
+        if not self.in_phase:
+            raise NotCompiled(f"GO TO {label}: no label to go to")
+        self.leave(label)
+
+    def leave(self, label: int) -> None:
+        """Out of the phase's loop to ``label`` (-1: RETURN): the kernel returns it."""
+        self.em(f"_gl = {label}")
+        self.em("break")
+        self.frames[-1].escaping.add(label)
+
+    def escapes(self, frame: "_Frame") -> None:
+        """After a loop that jumps left: go on in the statement list holding the
+        label, or leave the loop around too."""
+        for label in sorted(frame.escaping):
+            self.em(f"if _gl == {label}:")
+            with self.em.indent():
+                top = self.frames[-1] if self.frames else None
+                if top is None:  # out of the phase's loop: the kernel returns the label
+                    self.em("pass")
+                elif top.pc is not None and label in top.seg_of:
+                    self.em("_gl = 0")
+                    self.em(f"{top.pc} = {top.seg_of[label]}")
+                    self.em("continue")
+                else:
+                    self.em("break")
+                    top.escaping.add(label)
+
+
+@dataclass
+class _Frame:
+    """A loop of the kernel: a dispatch loop (``pc``, its labels) or a DO (``pc`` None)."""
+
+    pc: str | None
+    seg_of: dict[int, int]
+    escaping: set[int] = field(default_factory=set)
+
+
+class _KernelLoop:
+    def __init__(self, tr: KernelTranslator) -> None:
+        self.tr = tr
+        self.frame = _Frame(None, {})
+
+    def __enter__(self) -> None:
+        self.tr.loop_depth += 1
+        self.tr.frames.append(self.frame)
+
+    def __exit__(self, *exc) -> None:
+        self.tr.loop_depth -= 1
+        self.tr.frames.pop()
+        if exc[0] is None:
+            self.tr.escapes(self.frame)
+
+
+def ka_avail(ka: KArray | None) -> bool:
+    return ka is not None and ka.avail is not None
+
+
+def _stop_value(code: ir.Expr | None):
+    """The value of ``STOP code``: None, an integer or a string."""
+    if code is None:
+        return None
+    if isinstance(code, ir.Const) and type(code.value) is int:
+        return code.value
+    if isinstance(code, ir.OpaqueExpr):
+        text = code.text.strip()
+        if text.isdigit():
+            return int(text)
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
+            return text[1:-1]
+    raise NotCompiled("a STOP code that is not a constant")

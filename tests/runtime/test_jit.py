@@ -1,0 +1,289 @@
+"""Compiled execution (numba, ``autodist.runtime.jit``): the same bits as the
+Python and numpy paths and as gfortran, the report naming the path each part
+took, faults, STOP and the time limit inside kernels, the cache, and the
+fallback when numba is missing.
+
+The programs are compiled once per test session (module-scoped runs) into a
+cache folder of the session, so the suite pays numba's compilation once."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from autodist.errors import RuntimeFault
+from tests.conftest import PROGRAMS, requires_gfortran
+
+pytestmark = pytest.mark.skipif(__import__("importlib").util.find_spec("numba") is None,
+                                reason="numba is not installed")
+
+JIT = PROGRAMS / "jit"
+
+
+@pytest.fixture(scope="module")
+def jit_cache(tmp_path_factory):
+    """One kernel cache for the module's runs, in-process and in children."""
+    folder = tmp_path_factory.mktemp("jit-cache")
+    old = os.environ.get("AUTODIST_CACHE")
+    os.environ["AUTODIST_CACHE"] = str(folder)
+    yield folder
+    if old is None:
+        del os.environ["AUTODIST_CACHE"]
+    else:
+        os.environ["AUTODIST_CACHE"] = old
+
+
+def run_here(path: Path, jit: bool = True, jit_after: float = 0.0, text: str | None = None):
+    """Run a program on this process alone: (stdout, arrays, STOP code, executor)."""
+    from mpi4py import MPI
+
+    from autodist.runtime.job.runner import prepare
+    from autodist.runtime.spmd.executor import Executor, RunOptions
+
+    if text is not None:
+        path.write_text(text)
+    program, analysis, translations = prepare([str(path)])
+    out = io.StringIO()
+    ex = Executor(program, analysis, MPI.COMM_SELF, RunOptions(jit=jit, jit_after=jit_after), out=out,
+                  translations=translations)
+    stop = ex.run()
+    return out.getvalue(), ex.gather_arrays(root=0), stop, ex
+
+
+def cli(*args, env=None, timeout=300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "autodist", *map(str, args)], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, **(env or {})})
+
+
+def same_arrays(a: dict, b: dict) -> None:
+    assert sorted(a) == sorted(b)
+    for k in a:
+        assert a[k].dtype == b[k].dtype and np.array_equal(a[k], b[k], equal_nan=True), k
+
+
+# --------------------------------------------------------------------------- the helpers
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")
+def test_helpers_compute_what_the_python_path_computes(jit_cache):
+    from autodist.runtime.fortran import intrinsics as py
+    from autodist.runtime.jit import helpers as jt
+
+    ints = [-2147483648, -29, -8, -7, -5, -3, -1, 0, 1, 2, 3, 5, 7, 8, 29, 2147483647]
+    for a in ints:
+        assert jt.i4(a * 3 + 5) == py.i4(a * 3 + 5)
+        for b in ints:
+            if b:
+                assert jt.idiv_at(0, a, b) == py.idiv(a, b), (a, b)
+                assert jt.imod_at(0, a, b) == py.imod(a, b), (a, b)
+                assert jt.imodulo_at(0, a, b) == py.modulo(a, b), (a, b)
+            assert jt.isign(a, b) == py.isign(a, b)
+        base = a % 97 - 48
+        for n in range(0 if base == 0 else -3, 12):
+            assert jt.i4(jt.ipow_at(0, base, n)) == py.i4(py.ipow(base, n)), (base, n)
+        assert jt.ishft(a, 3) == py.ishft(a, 3) and jt.ishft(a, -5) == py.ishft(a, -5)
+        assert jt.ibits(a & 0x7FFFFFFF, 3, 9) == py.ibits(a & 0x7FFFFFFF, 3, 9)
+    with pytest.raises(jt.JitFault):
+        jt.idiv_at(7, 3, 0)
+    rng = np.random.default_rng(5)
+    specials = [0.0, -0.0, 0.5, -0.5, 1.5, 2.5, -2.5, 1e-30, -1e30, np.inf, -np.inf, np.nan]
+    for dtype, conv in ((np.float32, np.float32), (np.float64, float)):
+        xs = [conv(v) for v in specials] + [conv(v) for v in rng.standard_normal(40) * 50]
+        for x in xs:
+            for fn in ("nint", "anint", "aint"):
+                if fn == "nint" and not abs(x) < 2.0 ** 31:  # no INTEGER holds it
+                    continue
+                got, want = getattr(jt, fn)(x), getattr(py, fn)(x)
+                assert np.array_equal(np.asarray(got, dtype if fn != "nint" else None), np.asarray(want),
+                                      equal_nan=fn != "nint"), (fn, x)
+            for y in xs[:14]:
+                eight = "8" if dtype == np.float64 else ""
+                for fn, pyfn in (("dim", "dim"), ("rsign", "rsign"), ("rmod" + eight, "rmod"),
+                                 ("rmodulo" + eight, "modulo")):
+                    if pyfn != "dim" and dtype == np.float64 and not np.isfinite(x):
+                        continue  # math.fmod raises on an infinite x: not a value to compare
+                    got, want = conv(getattr(jt, fn)(x, y)), conv(getattr(py, pyfn)(x, y))
+                    assert got == want or (got != got and want != want) and np.signbit(got) == np.signbit(want), \
+                        (fn, x, y)
+            for n in (-3, -1, 0, 1, 2, 5, 13):
+                if n < 0 and x == 0 and dtype == np.float64:
+                    continue  # the Python path's 1 / 0.0 raises; compiled code gives gfortran's infinity
+                got, want = conv(jt.powi(x, n)), conv(py.powi(x, n))
+                assert got == want or (got != got and want != want), (x, n)
+
+
+# --------------------------------------------------------------------------- scalar code
+
+
+@pytest.fixture(scope="module")
+def scalar_runs(jit_cache, tmp_path_factory):
+    path = JIT / "scalar.f"
+    return run_here(path, jit=True), run_here(path, jit=False)
+
+
+def test_scalar_code_runs_compiled_with_the_python_paths_bits(scalar_runs):
+    (out, arrays, _, ex), (out0, arrays0, _, ex0) = scalar_runs
+    assert out == out0
+    same_arrays(arrays, arrays0)
+    compiled = ex.kernels.calls
+    for unit in ("RECUR", "TICK", "IDIVS", "REALS", "SHIFT", "RANDX"):  # called from the main program's phases
+        assert compiled[unit][0] > 0 and compiled[unit][1] == 0, (unit, compiled[unit])
+    # the main program prints arrays: it runs in Python, its loop that calls RANDX compiled
+    assert ex.kernels.k.unit_reasons["SCALAR"].endswith("PRINT of arrays (I/O runs in Python)")
+    assert ex.phase_paths["SCALAR:1"][0] == {"jit": 1}
+    assert ex0.jit is None and ex0.jit_off == "compiled execution turned off (--no-jit)"
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+def test_scalar_code_equals_gfortran_bit_for_bit(scalar_runs):
+    from autodist.frontend import read_program
+    from autodist.runtime.job.verify import compare_arrays, compare_output, run_gfortran
+
+    (out, arrays, _, ex), _ = scalar_runs
+    ref = run_gfortran(read_program([str(JIT / "scalar.f")]), (), 120)
+    bounds = {k: a.bounds for k, a in ex.arrays().items()}
+    assert compare_arrays(arrays, ref.arrays, bounds, rtol=0.0) is None
+    assert compare_output(out, ref.stdout, rtol=0.0) is None
+
+
+# --------------------------------------------------------------------------- distributed phases
+
+
+@pytest.fixture(scope="module")
+def distributed_reports(jit_cache, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("distributed")
+    out = {}
+    for nranks in (2, 4):
+        report = folder / f"r{nranks}.json"
+        got = cli("run", JIT / "distributed.f", "-np", nranks, "--jit-after", "0", "--verify", "--rtol", "0",
+                  "--report", report)
+        out[nranks] = (got, json.loads(report.read_text()) if report.exists() else None)
+    report = folder / "nojit.json"
+    out["no-jit"] = (cli("run", JIT / "distributed.f", "-np", 2, "--no-jit", "--report", report),
+                     json.loads(report.read_text()) if report.exists() else None)
+    return out
+
+
+@pytest.mark.mpi
+@pytest.mark.parametrize("nranks", [2, 4])
+def test_distributed_phases_run_compiled_on_every_rank_count(distributed_reports, nranks):
+    got, report = distributed_reports[nranks]
+    assert got.returncode == 0, got.stderr
+    assert "same results as the sequential run" in got.stderr
+    if "gfortran" in got.stderr:
+        assert "same results as gfortran" in got.stderr
+    phases = {f"{p['procedure']}:{p['id']}": p for p in report["phases"] if p["kind"] == "loop"}
+    assert all(p["path"] == "jit" and p["paths"] == {"jit": p["executions"]} for p in phases.values()), phases
+    modes = {p["mode"] for p in phases.values()}
+    assert {"distributed", "pipelined", "inline"} <= modes, modes
+    # the loop left by a GO TO runs compiled on replicated data, its jump taken after
+    assert phases["DISTR:7"]["mode"] == "inline" and phases["DISTR:7"]["executions"] == 1
+    assert report["jit"]["enabled"] and report["jit"]["kernels_compiled"] + report["jit"]["kernels_loaded"] > 0
+
+
+@pytest.mark.mpi
+def test_no_jit_runs_the_numpy_and_inline_paths_with_the_same_output(distributed_reports):
+    got, report = distributed_reports["no-jit"]
+    assert got.returncode == 0, got.stderr
+    assert got.stdout == distributed_reports[2][0].stdout
+    paths = {p["path"] for p in report["phases"] if p["kind"] == "loop"}
+    assert paths == {"numpy", "inline"}
+    assert all(p["path_reason"] == "compiled execution turned off (--no-jit)"
+               for p in report["phases"] if p["kind"] == "loop")
+    assert report["jit"] == {"enabled": False, "reason": "compiled execution turned off (--no-jit)",
+                             "compile_seconds": 0.0, "kernels_compiled": 0, "kernels_loaded": 0, "procedures": []}
+
+
+# --------------------------------------------------------------------------- faults, STOP, the time limit
+
+FAULTS = """\
+      PROGRAM FAULTS
+      INTEGER N, K
+      DOUBLE PRECISION X(10)
+      COMMON /C/ K
+      K = {k}
+      N = {n}
+      CALL FILL(X, N)
+      PRINT *, X(1)
+      END
+      SUBROUTINE FILL(X, N)
+      INTEGER N, I, K
+      DOUBLE PRECISION X(10)
+      COMMON /C/ K
+      DO 10 I = 1, N
+         X(I) = DBLE(I / K)
+   10 CONTINUE
+      IF (N .EQ. 3) STOP 7
+      END
+"""
+
+
+@pytest.mark.parametrize("k, n, message", [
+    (1, 11, "index 11 of X dimension 1 is outside 1:10"),
+    (0, 4, "integer division by zero"),
+])
+def test_a_fault_in_compiled_code_is_the_python_paths_fault(jit_cache, tmp_path, k, n, message):
+    faults = []
+    for jit in (True, False):
+        with pytest.raises(RuntimeFault) as err:
+            run_here(tmp_path / f"f{jit}.f", jit=jit, text=FAULTS.format(k=k, n=n))
+        faults.append((err.value.message, err.value.line))
+    assert faults[0] == faults[1] == (message, 15)
+
+
+def test_stop_in_compiled_code_ends_the_program_with_its_code(jit_cache, tmp_path):
+    out, _, stop, ex = run_here(tmp_path / "stop.f", text=FAULTS.format(k=1, n=3))
+    assert stop == 7 and out == "" and ex.kernels.calls["FILL"] == [1, 0]
+
+
+def test_the_time_limit_stops_a_compiled_loop(jit_cache, tmp_path):
+    path = tmp_path / "spin.f"
+    path.write_text("      PROGRAM SPIN\n      INTEGER K\n      K = 0\n   10 K = K + 1\n      GOTO 10\n      END\n")
+    out = cli("run", path, "--jit-after", "0", "--timeout", "3", timeout=120)
+    assert out.returncode == 2 and out.stderr == f"autodist: error: the run did not finish within 3 s\n"
+
+
+# --------------------------------------------------------------------------- when to compile, the cache
+
+
+def test_what_has_not_run_long_is_not_compiled(tmp_path, monkeypatch):
+    monkeypatch.setenv("AUTODIST_CACHE", str(tmp_path / "cold"))
+    out, arrays, _, ex = run_here(JIT / "scalar.f", jit_after=30.0)
+    assert ex.jit.compiled == ex.jit.loaded == 0
+    counts, why = ex.phase_paths["RECUR:1"] if "RECUR:1" in ex.phase_paths else ex.phase_paths["SCALAR:1"]
+    assert set(counts) <= {"inline", "numpy"}
+    assert why.startswith("not compiled: ran") and why.endswith("less than --jit-after 30 s")
+
+
+def test_a_second_run_loads_every_kernel_from_the_cache(tmp_path):
+    env = {"AUTODIST_CACHE": str(tmp_path / "cache")}
+    reports = []
+    for k in range(2):
+        report = tmp_path / f"r{k}.json"
+        got = cli("run", JIT / "scalar.f", "--report", report, "-q", *(["--jit-after", "0"] if k == 0 else []),
+                  env=env)
+        assert got.returncode == 0, got.stderr
+        reports.append(json.loads(report.read_text())["jit"])
+    first, second = reports
+    assert first["kernels_compiled"] > 0
+    # no --jit-after the second time: what the first run compiled is in the cache, so it loads at once
+    assert second["kernels_compiled"] == 0 and second["kernels_loaded"] == first["kernels_compiled"]
+    assert sorted(Path(tmp_path / "cache" / "jit").glob("k*.py"))
+
+
+def test_without_numba_compiled_execution_is_off_and_the_report_says_why(monkeypatch):
+    from autodist.runtime.jit import compiler
+
+    monkeypatch.setattr(compiler, "numba_missing", lambda: "numba is not installed: compiled execution is off")
+    out, _, _, ex = run_here(JIT / "scalar.f")
+    assert ex.jit is None and ex.kernels is None
+    assert ex.jit_off == "numba is not installed: compiled execution is off"
+    assert out.startswith("   3.96030069091")
