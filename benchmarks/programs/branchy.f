@@ -1,6 +1,15 @@
 C     A scalar-heavy kernel for bench_runtime: loops the vectorized path
 C     cannot take (a GO TO in a gather, a recurrence through a CALL), next to
 C     two it can (an initialisation with MOD, a sum).
+      SUBROUTINE MIX(A, B, C)
+      DOUBLE PRECISION A, B, C
+      IF (B .LT. C) THEN
+         A = 0.5D0 * (A + B)
+      ELSE
+         A = A * 0.999D0 + 1.0D-3 * C
+      END IF
+      END
+
       PROGRAM BRANCH
       INTEGER N, NITER
       PARAMETER (N = 20000, NITER = 10)
@@ -32,13 +41,4 @@ C     Phase 4
          S = S + X(I) * Y(I)
     4 CONTINUE
       WRITE (*,*) 'S =', S
-      END
-
-      SUBROUTINE MIX(A, B, C)
-      DOUBLE PRECISION A, B, C
-      IF (B .LT. C) THEN
-         A = 0.5D0 * (A + B)
-      ELSE
-         A = A * 0.999D0 + 1.0D-3 * C
-      END IF
       END

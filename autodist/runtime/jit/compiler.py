@@ -84,11 +84,14 @@ class Module:
     def __init__(self, body: str):
         self.text = header() + body
         self.digest = hashlib.sha256(self.text.encode()).hexdigest()[:24]
+        self._warm: dict[str, bool] = {}
 
     def warm(self, name: str) -> bool:
         """Whether a run before this one compiled function ``name`` of the module
-        (numba's cache has it: loading it costs little)."""
-        return (cache_dir() / f"k{self.digest}.{name}.ok").exists()
+        (numba's cache has it: loading it costs little); asked once per run."""
+        if name not in self._warm:
+            self._warm[name] = (cache_dir() / f"k{self.digest}.{name}.ok").exists()
+        return self._warm[name]
 
     def compiled(self, name: str) -> None:
         """Record that ``name`` is now in numba's cache (see :meth:`warm`)."""

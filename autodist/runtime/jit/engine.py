@@ -62,6 +62,13 @@ def compiled_kinds(types: list[ir.Type]) -> str | None:
     return None
 
 
+def arg_types(args) -> list:
+    """numba's types of a kernel's arguments."""
+    import numba
+
+    return [numba.typeof(a) for a in args]
+
+
 def default_after() -> float:
     """``$AUTODIST_JIT_AFTER`` seconds, else :data:`DEFAULT_AFTER`."""
     try:
@@ -90,14 +97,14 @@ class Jit:
         return f"not compiled: ran {seconds:.3g} s uncompiled, less than --jit-after {self.after:g} s"
 
     def compile(self, module: Module, name: str, signature) -> tuple[object, str]:
-        """The compiled function ``name`` of ``module`` for ``signature`` (numba
-        types), or ``(None, why not)``."""
+        """The compiled function ``name`` of ``module`` for ``signature()`` (numba
+        types; importing numba, the first time, counts as compiling), or ``(None, why not)``."""
         t0 = time.perf_counter()
         try:
             with warnings.catch_warnings():  # numba's notes (object mode holds the GIL, ...) are not the user's
                 warnings.simplefilter("ignore")
                 fn = module.function(name)
-                fn.compile(tuple(signature))
+                fn.compile(tuple(signature()))
         except Exception as exc:  # numba's typing or lowering errors: the other path runs
             first = str(exc).strip().splitlines()
             return None, f"numba could not compile it: {first[0] if first else type(exc).__name__}"
@@ -182,10 +189,8 @@ class PhaseKernel:
         """Compile (or load from the cache) for these arguments' types, once the phase is hot."""
         if self.kernel is not None or self.failed or not self.jit.hot(self.seconds(), self.module, self.name):
             return
-        import numba
-
         self.kernel, self.failed = self.jit.compile(self.module, self.name,
-                                                    [numba.typeof(a) for a in self._args(ctx, scalars)])
+                                                    lambda: arg_types(self._args(ctx, scalars)))
 
     def __call__(self, ctx, *scalars):
         if self.kernel is None:

@@ -29,7 +29,7 @@ from ...errors import RuntimeFault
 from ...layout.model import replicated
 from ..codegen import intrinsic_code as ic
 from ..codegen.generated import StopProgram
-from .engine import Jit, converter
+from .engine import Jit, arg_types, converter
 from .program import PhaseKernelInfo, ProgramKernels
 from .statics import SCALAR_DTYPES, shape_key
 
@@ -95,7 +95,7 @@ class Kernels:
         self.ex.write(int(values[0]) if to_unit else None, fmt, out)
 
     def compile(self, name: str, signature) -> str:
-        """Compile kernel ``name`` for ``signature`` (numba types; from the cache when
+        """Compile kernel ``name`` for ``signature()`` (numba types; from the cache when
         it is there), once; why it cannot be."""
         why = self.ready.get(name)
         if why is None:
@@ -177,26 +177,31 @@ class Kernels:
             seconds = self.ex.comms.stats.region(region).compute_time
             if not self.jit.hot(seconds, self.k.module, info.function):
                 return self.jit.cold_reason(seconds)
-            import numba
-            from numba import types
-
-            def vector(dtype):
-                return types.Array(numba.from_dtype(np.dtype(dtype)), 1, "C")
-
-            sig = []
-            for n in info.arrays:
-                arr = frame.a[n]
-                sig += [vector(arr.dtype)] + [types.int64] * (2 * len(arr.bounds) + 1)
-            for kind, a, b in info.statics:
-                if kind in ("L", "C"):
-                    arr = self.ex.locals[(a, b)] if kind == "L" else self.ex.common_arrays[(a, b)]
-                    sig.append(vector(arr.dtype))
-                else:
-                    sig.append(vector(SCALAR_DTYPES[b]))
-            unit = frame.unit
-            sig += [_NUMBA[ic.kind(unit.symbol(n).type)] for n in info.ins] + [vector(np.int64), vector(np.float64)]
-            why = self.compile(info.function, sig)
+            why = self.compile(info.function, lambda: self._phase_signature(info, frame))
         return why
+
+    def _phase_signature(self, info: PhaseKernelInfo, frame) -> list:
+        """numba's types of a phase kernel's arguments, from the arrays' and scalars' types."""
+        import numba
+        from numba import types
+
+        def vector(dtype):
+            return types.Array(numba.from_dtype(np.dtype(dtype)), 1, "C")
+
+        sig = []
+        for n in info.arrays:
+            arr = frame.a[n]
+            sig += [vector(arr.dtype)] + [types.int64] * (2 * len(arr.bounds) + 1)
+        for kind, a, b in info.statics:
+            if kind in ("L", "C"):
+                arr = self.ex.locals[(a, b)] if kind == "L" else self.ex.common_arrays[(a, b)]
+                sig.append(vector(arr.dtype))
+            else:
+                sig.append(vector(SCALAR_DTYPES[b]))
+        unit = frame.unit
+        scalar = {"i": types.int64, "r4": types.float32, "r8": types.float64, "l": types.boolean}
+        sig += [scalar[ic.kind(unit.symbol(n).type)] for n in info.ins] + [vector(np.int64), vector(np.float64)]
+        return sig
 
     def run_phase(self, info: PhaseKernelInfo, frame, region: str, scalars: tuple) -> tuple:
         """One execution of a phase's kernel on replicated data: its scalars after, and
@@ -243,21 +248,6 @@ class Kernels:
 _OUTPUT = {"r4": np.float32, "r8": float, "l": bool}
 
 
-def _numba_types():
-    from numba import types
-
-    return {"i": types.int64, "r4": types.float32, "r8": types.float64, "l": types.boolean}
-
-
-class _Lazy(dict):
-    def __missing__(self, key):
-        self.update(_numba_types())
-        return self[key]
-
-
-_NUMBA = _Lazy()  # Fortran kind -> numba type of a scalar argument (numba imported when first asked)
-
-
 def _type_of_kind(kind: str) -> ir.Type:
     return {"i": ir.INTEGER, "r4": ir.REAL, "r8": ir.DOUBLE, "l": ir.LOGICAL}[kind]
 
@@ -297,9 +287,7 @@ class ProcedureEntry:
                                              "its phases run as planned")
         args, back = got
         if self.name not in k.fns:
-            import numba
-
-            why = k.compile(self.name, [numba.typeof(a) for a in args])
+            why = k.compile(self.name, lambda: arg_types(args))
             if why:
                 k.k.unit_reasons[self.unit.name] = why
                 return self._python(rt, actuals, why)

@@ -90,8 +90,9 @@ class JitFastGen(FastGen):
             lo, hi = (-_WIDE, _WIDE) if s is None else (s.lo, s.hi)
             em(f"{r} = clip({site}, {a}, {b}, {st}, {lo}, {hi})")
             self._values[r] = False
-            em(f"if len(range({r}[0], {r}[1], {r}[2])):")
-            header = f"for v_{n.var} in range({r}[0], {r}[1], {r}[2]):"
+            # the step is a constant of the fast path: written as one, the loop compiles as a counted loop
+            em(f"if len(range({r}[0], {r}[1], {st})):")
+            header = f"for v_{n.var} in range({r}[0], {r}[1], {st}):"
         else:
             em(f"if {st} == 0:")
             em(f"    raise JitFault({site}, 0, 0, 0, -1)")

@@ -53,6 +53,13 @@ def njit(fn):
     return numba.njit(**_OPTIONS)(fn)
 
 
+def small(fn):
+    """:func:`njit` for a helper inlined into the kernel by numba itself: LLVM's
+    inliner gives up on calls in a long kernel (a whole procedure), and a call
+    per subscript costs ten times the loop."""
+    return numba.njit(inline="always", **_OPTIONS)(fn)
+
+
 F4 = np.float32
 ONE4 = np.float32(1)
 ZERO4 = np.float32(0)
@@ -94,18 +101,18 @@ def m_sqrt8(x):
 # --------------------------------------------------------------------------- integers
 
 
-@njit
+@small
 def i4(x):
     """gfortran's 32-bit wrap of an INTEGER result."""
     return ((x + 0x80000000) & 0xFFFFFFFF) - 0x80000000
 
 
-@njit
+@small
 def i8(x):
     return x  # int64 arithmetic wraps already
 
 
-@njit
+@small
 def idiv_at(site, a, b):
     """Integer division truncated toward zero; a zero divisor faults at ``site``."""
     if b == 0:
@@ -114,7 +121,7 @@ def idiv_at(site, a, b):
     return q if (a < 0) == (b < 0) else -q
 
 
-@njit
+@small
 def imod_at(site, a, b):
     if b == 0:
         raise JitFault(site, 0, 0, 0, -1)
@@ -145,12 +152,12 @@ def ipow_at(site, a, b):
     return 0
 
 
-@njit
+@small
 def isign(a, b):
     return abs(a) if b >= 0 else -abs(a)
 
 
-@njit
+@small
 def ishft(i, n):
     """``ISHFT`` of a 32-bit INTEGER (logical shift)."""
     u = i & 0xFFFFFFFF
@@ -158,12 +165,12 @@ def ishft(i, n):
     return out - 0x100000000 if out >= 0x80000000 else out
 
 
-@njit
+@small
 def btest(i, pos):
     return ((i >> pos) & 1) != 0
 
 
-@njit
+@small
 def ibits(i, pos, n):
     return (i >> pos) & ((1 << n) - 1)
 
@@ -179,36 +186,36 @@ def ishift(i, n, bits):
 # --------------------------------------------------------------------------- reals
 
 
-@njit
+@small
 def ddiv(a, b):
     return a / b  # IEEE (error_model="numpy"), as the runtime's ddiv
 
 
-@njit
+@small
 def rmod(a, b):
     """``MOD`` of REALs: numpy's ``fmod``, as the Python path computes it."""
     return np.fmod(a, b)
 
 
-@njit
+@small
 def rmod8(a, b):
     """``MOD`` of DOUBLE PRECISION: C's ``fmod``; a positive NaN for a zero divisor
     (the Python path's ``math.nan``)."""
     return np.fmod(a, b) if b != 0 else np.nan
 
 
-@njit
+@small
 def rsign(a, b):
     return np.copysign(a, b)
 
 
-@njit
+@small
 def dim(a, b):
     d = a - b
     return d if d > 0 else d * (d - d)  # d * 0: the sign of d kept, NaN for infinities
 
 
-@njit
+@small
 def nint(x):
     r = int(x)
     f = x - np.trunc(x)
@@ -219,12 +226,12 @@ def nint(x):
     return r
 
 
-@njit
+@small
 def aint(x):
     return np.trunc(x)
 
 
-@njit
+@small
 def anint(x):
     r = np.trunc(x)
     f = x - r
@@ -251,7 +258,7 @@ def powi(x, n):
     return ONE4 / y if n < 0 else y
 
 
-@njit
+@small
 def imodulo_at(site, a, p):
     """``MODULO`` of integers (the sign of ``p``); a zero ``p`` faults at ``site``."""
     if p == 0:
@@ -259,7 +266,7 @@ def imodulo_at(site, a, p):
     return a % p
 
 
-@njit
+@small
 def rmodulo(a, p):
     """``MODULO`` of REALs: ``fmod`` corrected by ``p`` when the signs differ."""
     r = np.fmod(a, p)
@@ -268,7 +275,7 @@ def rmodulo(a, p):
     return r
 
 
-@njit
+@small
 def rmodulo8(a, p):
     """``MODULO`` of DOUBLE PRECISION (:func:`rmod8` corrected by ``p``)."""
     r = rmod8(a, p)
@@ -280,7 +287,7 @@ def rmodulo8(a, p):
 # --------------------------------------------------------------------------- subscripts and loops
 
 
-@njit
+@small
 def at(site, i, lo, hi, label):
     """``i`` when it lies in ``lo..hi``; else a fault of ``site`` (``label``: the
     array's label number, -1 when the site names it)."""
@@ -289,13 +296,13 @@ def at(site, i, lo, hi, label):
     return i
 
 
-@njit
+@small
 def rd(a, p, n, zero):
     """Element ``p`` of a dummy's storage; 0 past its end (``n``: its length)."""
     return a[p] if p < n else zero
 
 
-@njit
+@small
 def wr(site, a, p, n, v, label, held):
     """Store into a dummy's storage; past the end of its actual only a zero may
     go (``held``: the elements the actual holds from the dummy's start)."""
@@ -318,14 +325,14 @@ def timeup(typingctx, counters):
 _clock_gettime = types.ExternalFunction("clock_gettime", types.intc(types.intc, types.voidptr))
 
 
-@njit
+@small
 def clock(n):
     """Seconds of CLOCK_MONOTONIC (``n[0]``, ``n[1]``: room for the timespec)."""
     _clock_gettime(1, n.ctypes.data)
     return n[0] + n[1] * 1e-9
 
 
-@njit
+@small
 def check(site, x, lo, hi):
     if x < lo or x > hi:
         raise JitFault(site, x, lo, hi, -1)
