@@ -274,12 +274,16 @@ class DeathWatch:
                             continue
                         fds[fd] = rank
                         poller.register(fd, select.POLLIN)
+                unwatched = set(range(self.nranks)) - set(fds.values()) - gone
                 for fd, _ in poller.poll(self.POLL * 1000):
                     poller.unregister(fd)
                     gone.add(fds[fd])
                 died = {r for r in gone if not self.mailbox.accounted(r)}
                 if died:
-                    self.first_ended = frozenset(died)
+                    # a rank not yet watched may have ended before those seen
+                    # (a loaded machine starts the watch late): then it is
+                    # one of them, not named
+                    self.first_ended = frozenset(died | {r for r in unwatched if not self.mailbox.accounted(r)})
         finally:
             for fd in fds:
                 os.close(fd)
