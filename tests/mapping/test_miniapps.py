@@ -15,10 +15,15 @@ twiddle tables whole.
 
 ``cgcsr.f`` (the conjugate gradient of NAS CG on a matrix in compressed
 rows): the vectors BLOCK, aligned; the matrix never moved every iteration.
+
+``mgpacked.f`` (the V-cycle of NAS MG over levels packed in 1-D work arrays,
+each passed as ``U(IR(K))`` to 3-D dummies): every level BLOCK along its last
+dimension.  Not yet: such levels are replicated, and the report says why.
 """
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -181,3 +186,40 @@ def test_fft3d_annotated_with_its_transposes_runs_on_4_ranks_as_gfortran(tmp_pat
                           capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "same results as gfortran" in done.stderr
+
+
+PACKED_LEVELS = ("a level of a packed work array passed as U(IR(K)) to a 3-D dummy is replicated, not its "
+                 "own distributed section (issue 12 item 1)")
+
+
+@pytest.fixture(scope="module")
+def mgpacked():
+    return Pipeline(read_program([MINIAPPS / "mgpacked.f"]))
+
+
+@pytest.mark.xfail(strict=True, reason=PACKED_LEVELS)
+@pytest.mark.parametrize("procs", [4, 16])
+@pytest.mark.parametrize("profile", PROFILES)
+def test_mgpacked_every_level_block_along_its_last_dimension(mgpacked, profile, procs):
+    sol = mgpacked.plan(resolve_profile(profile)[0], procs).static
+    for procedure in ("RESID", "PSINV"):
+        (phase,) = [p for p in sol.phases if p.procedure == procedure]
+        assert _grid_dims_of(phase, ("U", "R")) == {(2, "BLOCK")}
+
+
+def _grid_dims_of(phase, arrays):
+    lays = dict(phase.mapping.layouts)
+    return {(d, lays[a].formats[lays[a].tdim_of(d)].kind) for a in arrays if a in lays
+            for d in lays[a].distributed_dims} if all(a in lays for a in arrays) else set()
+
+
+def test_mgpacked_report_says_why_each_level_array_is_replicated(tmp_path):
+    report = tmp_path / "report.json"
+    done = subprocess.run([sys.executable, "-m", "autodist", "annotate", "-q", "--machine", "cluster_ib", "--procs", "4",
+                           str(MINIAPPS / "mgpacked.f"), "-o", str(tmp_path / "out.f"), "--report", str(report)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    reasons = {r["array"]: r["reason"] for r in json.loads(report.read_text())["replicated"]}
+    for array in ("U", "R"):
+        assert reasons[f"MGPACK.{array}"].startswith("passed as a section to ")  # the packed array
+        assert reasons[f"RESID.{array}"].startswith(f"receives an array section {array}(...) at ")  # a level
