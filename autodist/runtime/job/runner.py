@@ -23,6 +23,7 @@ from typing import TextIO
 import numpy as np
 
 from ...errors import AutodistError
+from ..fortran.files import RecordedInput
 
 
 @dataclass(frozen=True)
@@ -128,7 +129,10 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
     tee = io.StringIO() if req.verify else None
     stream = _Tee(out, tee) if tee is not None else out
     options = RunOptions(vectorize=req.vectorize, distribute=req.distribute, jit=req.jit, jit_after=req.jit_after)
-    ex = Executor(program, analysis, comm, options, out=stream, translations=translations, foreign=foreign)
+    # --verify feeds the references what this run read of standard input
+    stdin = RecordedInput(sys.stdin.buffer) if req.verify and comm.Get_rank() == 0 else None
+    ex = Executor(program, analysis, comm, options, out=stream, translations=translations, foreign=foreign,
+                  stdin=(lambda: stdin) if stdin is not None else None)
     comm.Barrier()
     t0 = time.perf_counter()
     stop = ex.run()
@@ -156,7 +160,7 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
         ok = None
         if rank == 0:
             ok = _verify(req, (program, analysis, translations), foreign, link.reference_inputs(built), arrays,
-                         bounds, tee.getvalue())  # type: ignore[union-attr]
+                         bounds, tee.getvalue(), stdin.recorded())  # type: ignore[union-attr]
         ok = comm.bcast(ok, root=0) if comm.Get_size() > 1 else ok
         if not ok:
             status = 1
@@ -210,9 +214,11 @@ def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
     write_bytes_atomically(path, buf.getvalue())
 
 
-def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, bounds, printed: str) -> bool:
+def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, bounds, printed: str,
+            stdin: bytes) -> bool:
     """Rank 0: compare with a sequential run and with gfortran (linked with
-    ``link_inputs``); says how on stderr."""
+    ``link_inputs``), both given ``stdin``, the input the run read; says how
+    on stderr."""
     from mpi4py import MPI
 
     from ..spmd.executor import Executor, RunOptions
@@ -222,7 +228,7 @@ def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, 
     buf = io.StringIO()
     seq = Executor(program, analysis, MPI.COMM_SELF, RunOptions(vectorize=req.vectorize, jit=req.jit,
                                                                  jit_after=req.jit_after), out=buf,
-                   translations=translations, foreign=foreign)
+                   translations=translations, foreign=foreign, stdin=lambda given=io.BytesIO(stdin): given)
     seq.run()
     ref = seq.gather_arrays(root=0)
     ok = True
@@ -230,7 +236,7 @@ def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, 
                compare_output(printed, buf.getvalue(), req.rtol))]
     if req.gfortran and gfortran_available():
         try:
-            g = run_gfortran(program, req.include_dirs, req.timeout, link_inputs=link_inputs)
+            g = run_gfortran(program, req.include_dirs, req.timeout, link_inputs=link_inputs, stdin=stdin)
             mism = compare_arrays(arrays, g.arrays, bounds, req.rtol) or compare_output(printed, g.stdout, req.rtol)
             checks.append((f"gfortran ({len(g.arrays)} array(s) and the output)", mism))
         except (RuntimeError, OSError) as exc:

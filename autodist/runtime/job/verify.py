@@ -150,7 +150,7 @@ class GfortranRun:
 
 
 def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
-                 gfortran: str | None = None, link_inputs: Sequence[str] = ()) -> GfortranRun:
+                 gfortran: str | None = None, link_inputs: Sequence[str] = (), stdin: bytes = b"") -> GfortranRun:
     """Compile the program with gfortran (arrays of the main program dumped
     at its END), linked with ``link_inputs`` (the objects and libraries of
     ``--link``: :func:`autodist.runtime.job.link.reference_inputs`), and run it."""
@@ -180,8 +180,8 @@ def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
         if build.returncode != 0:
             raise RuntimeError(f"gfortran could not compile the program: {build.stderr.strip()[-500:]}")
         # the program's bytes read as the runtime writes them (fortran.formats.as_output)
-        run = subprocess.run([str(exe)], capture_output=True, encoding="utf-8", errors="surrogateescape",
-                             timeout=timeout, cwd=tmp)
+        run = subprocess.run([str(exe)], capture_output=True, input=stdin, timeout=timeout, cwd=tmp)
+        run.stdout = run.stdout.decode("utf-8", "surrogateescape")
         got: dict[str, np.ndarray] = {}
         for k, name in enumerate(arrays):
             path = tmpd / f"fort.{_FIRST_UNIT + k}"

@@ -34,7 +34,7 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import BinaryIO, Callable, TextIO
 
 import numpy as np
 
@@ -116,7 +116,7 @@ class Executor(UnitIo):
 
     def __init__(self, program: ir.Program, analysis: ProgramAnalysis, comm, options: RunOptions = RunOptions(),
                  out: TextIO | None = None, profiler=None, translations: dict[str, Translation] | None = None,
-                 foreign: Foreign | None = None):
+                 foreign: Foreign | None = None, stdin: Callable[[], BinaryIO | None] | None = None):
         self.program = program
         self.analysis = analysis
         self.options = options
@@ -124,7 +124,7 @@ class Executor(UnitIo):
         self.nprocs = self.comms.size
         self.rank = self.comms.rank
         self.out = out if out is not None else sys.stdout
-        self.files = FileTable(lambda: sys.stdin.buffer)
+        self.files = FileTable(stdin if stdin is not None else lambda: sys.stdin.buffer)
         self.profiler = profiler
         self.linked = LinkedCalls(foreign, self.comms)
         self.facts: ProgramFacts = program_facts(program, analysis, linked_routines(program, foreign))
