@@ -110,9 +110,18 @@ def _number(tok: str) -> float | None:
         return None
 
 
-def compare_output(got: str, expected: str, rtol: float = DEFAULT_RTOL) -> Mismatch | None:
-    """Printed values: numbers within ``rtol``, every other word identical."""
-    a, b = got.split(), expected.split()
+def _kept(text: str, skip: Sequence[str]) -> str:
+    if not skip:
+        return text
+    pattern = re.compile("|".join(f"(?:{p})" for p in skip))
+    return "\n".join(line for line in text.splitlines() if not pattern.search(line))
+
+
+def compare_output(got: str, expected: str, rtol: float = DEFAULT_RTOL, skip: Sequence[str] = ()) -> Mismatch | None:
+    """Printed values: numbers within ``rtol``, every other word identical;
+    the lines matching a regular expression of ``skip`` are left out on both
+    sides (timings)."""
+    a, b = _kept(got, skip).split(), _kept(expected, skip).split()
     for k, (x, y) in enumerate(zip(a, b)):
         if x == y:
             continue
