@@ -1,19 +1,23 @@
 """Coverage of real programs: `analyze` and `annotate` over every program of a folder.
 
     python benchmarks/corpus.py DIR [--timeout 60] [--procs 16] [--machine NAME] [--build]
-                                    [--run NP] [--json FILE]
+                                    [--output] [--run NP] [--json FILE]
 
 A program is each subfolder of DIR (all its Fortran files, INCLUDE files found
 next to them) or each Fortran file directly in DIR.  For each program, in a
 fresh process with a time limit, `autodist analyze` and then `autodist annotate
 -o TMPDIR` run as a user runs them; with --build, the annotated program is
-compiled with gfortran (-std=legacy) to check it still builds; with --run NP,
-`autodist run -np NP --verify` executes the program on NP ranks and compares it
+compiled with gfortran (-std=legacy) to check it still builds (n/a when
+gfortran cannot build the original either: code for an HPF compiler); with
+--output, the original and the annotated program are built and run with
+gfortran and their standard output compared (lines reporting times or rates left
+out); with --run NP, `autodist run -np NP --verify` executes the program on NP ranks and compares it
 with the gfortran-compiled original (a file named `stdin` in the program's folder
 is its standard input, else it reads an empty one; C files in the folder, a timer
 say, are given with --link).  Printed per program: the
 outcome of each step (ok, refused = a one-line error and exit 2, INTERNAL =
-exit 3, timeout; for run also WRONG = a result other than gfortran's), the
+exit 3, timeout, FAILED = gfortran's error; for output same or DIFFERS; for run
+also WRONG = a result other than gfortran's), the
 seconds, and the first line of the message; then the totals.  Keep the corpus
 itself outside the repository.
 """
@@ -22,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -61,7 +66,8 @@ def programs(root: Path) -> list[Program]:
 
 
 def _message(stderr: str) -> str:
-    lines = [l for l in stderr.splitlines() if l.startswith("autodist: error") or "internal error" in l]
+    lines = [l for l in stderr.splitlines() if l.startswith("autodist: error") or "internal error" in l
+             or l.startswith("Error:")]
     text = lines[0] if lines else (stderr.strip().splitlines() or [""])[-1]
     return text.replace("autodist: error: ", "")[:200]
 
@@ -80,8 +86,9 @@ def _run(cmd: list[str], timeout: float, cwd: str | None = None, stdin: Path | N
     return Step(outcome, seconds, "" if outcome == "ok" else _message(done.stderr))
 
 
-STEPS = ("analyze", "annotate", "build", "run")
+STEPS = ("analyze", "annotate", "build", "output", "run")
 RUN_OUTCOMES = {0: "ok", 1: "WRONG", 2: "refused", 3: "INTERNAL"}
+BUILD_OUTCOMES = {0: "ok", 1: "FAILED"}
 
 
 def _verify_message(stderr: str) -> str:
@@ -110,10 +117,64 @@ def check(prog: Program, args) -> None:
         written = {Path(f).name: out / Path(f).name for f in prog.files}
         sources = [str(written[Path(f).name]) if written[Path(f).name].exists() else f for f in prog.files]
         if args.build and shutil.which("gfortran") is not None:
-            prog.steps["build"] = _run(["gfortran", "-std=legacy", "-w", "-c", *inc, *sources], args.timeout,
-                                       cwd=tmp)
+            gfortran = ["gfortran", "-std=legacy", "-w", "-c", *inc]
+            built = _run([*gfortran, *sources], args.timeout, cwd=tmp, outcomes=BUILD_OUTCOMES)
+            if built.outcome != "ok":  # an original gfortran cannot build either (HPF-compiler code) is not ours
+                scratch = Path(tmp) / "original"
+                scratch.mkdir()
+                original = _run([*gfortran, *prog.files], args.timeout, cwd=str(scratch), outcomes=BUILD_OUTCOMES)
+                if original.outcome != "ok":
+                    built = Step("n/a", built.seconds, "gfortran does not build the original either: " + original.message)
+            prog.steps["build"] = built
+            if args.output and built.outcome == "ok":
+                prog.steps["output"] = same_output(prog, args, inc, sources, Path(tmp))
         if args.run:
             run(prog, args, autodist, inc, sources)
+
+
+def _program_output(files: list[str], inc: list[str], folder: Path, stdin: Path | None, timeout: float) -> tuple[Step, str]:
+    """Build ``files`` (with the C files of the program's folder) with gfortran and run
+    it in ``folder``: the step and its standard output."""
+    folder.mkdir()
+    cfiles = [str(c.resolve()) for c in sorted(Path(files[0]).parent.glob("*.c"))]
+    exe = folder / "a.out"
+    built = _run(["gfortran", "-std=legacy", "-w", "-O1", *inc, *files, *cfiles, "-o", str(exe)], timeout,
+                 cwd=str(folder), outcomes=BUILD_OUTCOMES)
+    if built.outcome != "ok":
+        return built, ""
+    t0 = time.perf_counter()
+    try:
+        with open(stdin if stdin is not None else "/dev/null", "rb") as given:
+            done = subprocess.run([str(exe)], capture_output=True, text=True, errors="replace", timeout=timeout,
+                                  cwd=str(folder), stdin=given)
+    except subprocess.TimeoutExpired:
+        return Step("timeout", time.perf_counter() - t0, f"no answer in {timeout:g} s"), ""
+    return Step("ok", time.perf_counter() - t0), done.stdout
+
+
+_TIMING = re.compile(r"time|mflop|mop/s|second|elapsed|cpu|\d:\d\d:\d\d", re.IGNORECASE)
+
+
+def same_output(prog: Program, args, inc: list[str], sources: list[str], tmp: Path) -> Step:
+    """The annotated program, built and run with gfortran, prints what the original prints
+    (lines that report times or rates, which differ from run to run, are not compared)."""
+    folder = Path(prog.files[0]).parent
+    stdin = folder / "stdin"
+    stdin = stdin if stdin.is_file() else None
+    before, want = _program_output(list(prog.files), inc, tmp / "run-original", stdin, args.timeout)
+    if before.outcome != "ok":
+        return Step("n/a", before.seconds, "the original does not run: " + before.message)
+    after, got = _program_output([str(Path(f).resolve()) for f in sources], inc, tmp / "run-annotated", stdin,
+                                 args.timeout)
+    if after.outcome != "ok":
+        return Step("FAILED", after.seconds, after.message)
+    keep = lambda text: [l for l in text.splitlines() if not _TIMING.search(l)]
+    a, b = keep(want), keep(got)
+    if a == b:
+        skipped = len(want.splitlines()) - len(a)
+        return Step("same", after.seconds, f"{len(a)} lines equal, {skipped} timing lines not compared" if skipped else "")
+    first = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+    return Step("DIFFERS", after.seconds, f"first difference at output line {first + 1}")
 
 
 def run(prog: Program, args, autodist: list[str], inc: list[str], sources: list[str]) -> None:
@@ -136,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--procs", type=int, default=16, help="processors for annotate (default 16)")
     ap.add_argument("--machine", default="ddt1997", help="machine profile (default ddt1997)")
     ap.add_argument("--build", action="store_true", help="compile the annotated program with gfortran")
+    ap.add_argument("--output", action="store_true",
+                    help="with --build: build and run the original and the annotated program with gfortran and"
+                         " compare what they print (lines with times and rates left out)")
     ap.add_argument("--run", type=int, metavar="NP", help="also run each program on NP ranks with --verify")
     ap.add_argument("--json", type=Path, help="write the results as JSON")
     args = ap.parse_args(argv)
