@@ -132,11 +132,11 @@ def check(prog: Program, args) -> None:
             run(prog, args, autodist, inc, sources)
 
 
-def _program_output(files: list[str], inc: list[str], folder: Path, stdin: Path | None, timeout: float) -> tuple[Step, str]:
-    """Build ``files`` (with the C files of the program's folder) with gfortran and run
-    it in ``folder``: the step and its standard output."""
+def _program_output(files: list[str], cfiles: list[str], inc: list[str], folder: Path, stdin: Path | None,
+                    timeout: float) -> tuple[Step, str]:
+    """Build ``files`` and ``cfiles`` with gfortran and run it in ``folder``: the step
+    and its standard output."""
     folder.mkdir()
-    cfiles = [str(c.resolve()) for c in sorted(Path(files[0]).parent.glob("*.c"))]
     exe = folder / "a.out"
     built = _run(["gfortran", "-std=legacy", "-w", "-O1", *inc, *files, *cfiles, "-o", str(exe)], timeout,
                  cwd=str(folder), outcomes=BUILD_OUTCOMES)
@@ -162,11 +162,12 @@ def same_output(prog: Program, args, inc: list[str], sources: list[str], tmp: Pa
     folder = Path(prog.files[0]).parent
     stdin = folder / "stdin"
     stdin = stdin if stdin.is_file() else None
-    before, want = _program_output(list(prog.files), inc, tmp / "run-original", stdin, args.timeout)
+    cfiles = [str(c.resolve()) for c in sorted(folder.glob("*.c"))]
+    before, want = _program_output(list(prog.files), cfiles, inc, tmp / "run-original", stdin, args.timeout)
     if before.outcome != "ok":
         return Step("n/a", before.seconds, "the original does not run: " + before.message)
-    after, got = _program_output([str(Path(f).resolve()) for f in sources], inc, tmp / "run-annotated", stdin,
-                                 args.timeout)
+    after, got = _program_output([str(Path(f).resolve()) for f in sources], cfiles, inc, tmp / "run-annotated",
+                                 stdin, args.timeout)
     if after.outcome != "ok":
         return Step("FAILED", after.seconds, after.message)
     a, b = want.splitlines(), got.splitlines()
