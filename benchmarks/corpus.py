@@ -35,7 +35,8 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-SUFFIXES = {".f", ".for", ".f77", ".ftn", ".F", ".FOR", ".fpp"}
+SUFFIXES = {".f", ".for", ".f77", ".ftn", ".F", ".FOR", ".FTN", ".fpp", ".FPP",
+            ".f90", ".f95", ".F90", ".F95"}  # what autodist reads (fixed, free form, preprocessed)
 OUTCOMES = {0: "ok", 1: "ok", 2: "refused", 3: "INTERNAL"}
 
 
