@@ -18,7 +18,8 @@ say, are given with --link).  Printed per program: the
 outcome of each step (ok, refused = a one-line error and exit 2, INTERNAL =
 exit 3, timeout, FAILED = gfortran's error; for output same or DIFFERS; for run
 also WRONG = a result other than gfortran's), the
-seconds, and the first line of the message; then the totals.  Keep the corpus
+seconds (wall clock; the totals also give CPU seconds, which do not grow with
+the machine's load), and the first line of the message; then the totals.  Keep the corpus
 itself outside the repository.
 """
 
@@ -27,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -45,6 +47,7 @@ class Step:
     outcome: str
     seconds: float
     message: str = ""
+    cpu: float = 0.0  # user + system seconds of the process (the wall time grows with the machine's load)
 
 
 @dataclass
@@ -75,7 +78,7 @@ def _message(stderr: str) -> str:
 
 def _run(cmd: list[str], timeout: float, cwd: str | None = None, stdin: Path | None = None,
          outcomes: dict[int, str] = OUTCOMES) -> Step:
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _children_cpu()
     try:
         with open(stdin if stdin is not None else "/dev/null", "rb") as given:
             done = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, cwd=cwd,
@@ -84,7 +87,12 @@ def _run(cmd: list[str], timeout: float, cwd: str | None = None, stdin: Path | N
         return Step("timeout", time.perf_counter() - t0, f"no answer in {timeout:g} s")
     seconds = time.perf_counter() - t0
     outcome = outcomes.get(done.returncode, f"exit {done.returncode}")
-    return Step(outcome, seconds, "" if outcome == "ok" else _message(done.stderr))
+    return Step(outcome, seconds, "" if outcome == "ok" else _message(done.stderr), _children_cpu() - c0)
+
+
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 STEPS = ("analyze", "annotate", "build", "output", "run")
@@ -225,9 +233,10 @@ def main(argv: list[str] | None = None) -> int:
         if not got:
             continue
         counts = {o: sum(s.outcome == o for s in got) for o in dict.fromkeys(s.outcome for s in got)}
-        slowest = max(s.seconds for s in got)
+        slowest = max(got, key=lambda s: s.seconds)
+        busiest = max(got, key=lambda s: s.cpu)
         print(f"{name:<8}: {len(got)} run, " + ", ".join(f"{n} {o}" for o, n in counts.items())
-              + f"; slowest {slowest:.1f} s")
+              + f"; slowest {slowest.seconds:.1f} s wall ({slowest.cpu:.1f} s CPU); most CPU {busiest.cpu:.1f} s")
     print(f"programs: {len(progs)}")
     if args.json:
         args.json.write_text(json.dumps([asdict(p) for p in progs], indent=1))
