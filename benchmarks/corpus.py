@@ -84,7 +84,7 @@ def _run(cmd: list[str], timeout: float, cwd: str | None = None, stdin: Path | N
             done = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=timeout, cwd=cwd,
                                   stdin=given)
     except subprocess.TimeoutExpired:
-        return Step("timeout", time.perf_counter() - t0, f"no answer in {timeout:g} s")
+        return Step("timeout", time.perf_counter() - t0, f"no answer in {timeout:g} s", _children_cpu() - c0)
     seconds = time.perf_counter() - t0
     outcome = outcomes.get(done.returncode, f"exit {done.returncode}")
     return Step(outcome, seconds, "" if outcome == "ok" else _message(done.stderr), _children_cpu() - c0)
