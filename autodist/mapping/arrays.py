@@ -123,6 +123,8 @@ def build_array_table(program: ir.Program) -> ArrayTable:
                 reasons[key] = "EQUIVALENCEd"
             elif s.type.base == "character":
                 reasons[key] = "CHARACTER array"
+            elif s.type.base == "derived":
+                reasons[key] = "array of a derived type (opaque)"
             elif _bounds(s) is None and not s.dummy:
                 reasons[key] = "bounds not known at analysis time"
             slot = commons.slot(s)
