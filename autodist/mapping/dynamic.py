@@ -177,9 +177,11 @@ class DynamicOptimizer:
                 if sol is None or not sol.entries:
                     continue
                 best: InnerChoice | None = None
+                # owner-computes at the call: each processor runs its part of the calls
+                share = self.ev.call_share(proc, ph, call.callee, call.args, call.line, m)
                 for e in sol.entries:
                     moves = self.call_moves(proc, call, m, e)
-                    one = e.cost + self._way_back(e) + sum(
+                    one = share * (e.cost + self._way_back(e)) + sum(
                         self.remap(a, x, y) + self.remap(a, y, x) for a, x, y in moves)
                     if best is None or call.count * one < best.cost:
                         best = InnerChoice(call, e, moves, call.count * one)
