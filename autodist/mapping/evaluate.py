@@ -128,12 +128,18 @@ def _procs_along(lay: Layout, t: int) -> int:
     return lay.grid[k] if k < len(lay.grid) else 1
 
 
+def shared_cost(c: PhaseCost, share: float) -> PhaseCost:
+    """A phase's cost per execution when each processor runs ``share`` of its executions."""
+    if share == 1.0:
+        return c
+    return replace(c, computation=c.computation * share, movement=c.movement * share)
+
+
 def _shared(pe: PhaseEval, share: float) -> PhaseEval:
     """A phase's cost when each processor runs ``share`` of its executions."""
     if share == 1.0:
         return pe
-    c = pe.cost
-    return replace(pe, cost=replace(c, computation=c.computation * share, movement=c.movement * share))
+    return replace(pe, cost=shared_cost(pe.cost, share))
 
 
 class Evaluator:
@@ -213,7 +219,7 @@ class Evaluator:
             for proc in self.an.procedures
             for ph in proc.phases
         )
-        calls = tuple(c if shares.get(proc.name, 1.0) == 1.0 else replace(c, cost=c.cost * shares[proc.name])
+        calls = tuple(c if shares.get(proc.name, 1.0) == 1.0 else replace(c, executions=c.executions * shares[proc.name])
                       for proc in self.an.procedures for ph in proc.phases
                       for c in self.call_remaps(proc, ph, mapping, machine))
         return Evaluation(mapping, phases, calls)
