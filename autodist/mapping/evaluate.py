@@ -156,6 +156,7 @@ class Evaluator:
         self._memo: dict[tuple[str, int], dict] = {}  # per phase, see phase_work
         self._facts: dict[tuple[str, int], dict[str, ArrayFacts]] = {}
         self._names: dict[tuple[str, int], dict[str, str]] = {}
+        self._sites: dict[tuple, list] = {}  # see _owned_actuals
 
     def phase_arrays(self, proc: ProcedureAnalysis, ph: Phase) -> dict[str, str]:
         """Local name -> global id of the arrays of a phase."""
@@ -237,34 +238,53 @@ class Evaluator:
         every call) when there is none."""
         if ph.kind != "loop":
             return 1.0
-        unit = self.an.program.unit(proc.name)
-        target = self.an.program.unit(callee)
-        if unit is None or target is None:
-            return 1.0
-        around = {lp.var for lp in ph.loops if lp.parallel and lp.line <= line <= lp.last_line}
         best = 1.0
-        for k, a in enumerate(args):
-            if not isinstance(a, ir.Index):
-                continue
-            covered = element_block(unit, a, target, k)
-            gid = self.table.global_id(proc.name, a.name)
-            lay = mapping.layout(gid) if gid is not None and covered is not None else None
+        for gid, covered, bounds, subs in self._owned_actuals(proc, ph, callee, args, line):
+            lay = mapping.layout(gid)
             if lay is None or not lay.distributed_dims:
                 continue
-            sym = unit.symbol(a.name)
-            lay = localize(lay, tuple(d.bounds for d in sym.dims))  # type: ignore[union-attr,misc]
+            lay = localize(lay, bounds)
             share = 1.0
             for t, axis in enumerate(lay.align):
                 if not lay.formats[t].distributed or not isinstance(axis, Axis):
                     continue  # a replicated or collapsed template dimension
-                if axis.dim < covered:  # type: ignore[operator]
+                if axis.dim < covered:
                     share = 1.0  # the block is spread over processors: no owner
                     break
-                sub = ir.affine(a.subscripts[axis.dim])
-                if sub is not None and len(sub.terms) == 1 and abs(sub.terms[0][1]) == 1 and sub.vars[0] in around:
+                if subs[axis.dim]:
                     share /= _procs_along(lay, t)
             best = min(best, share)
         return best
+
+    def _owned_actuals(self, proc: ProcedureAnalysis, ph: Phase, callee: str, args: tuple,
+                       line: int) -> list[tuple[str, int, tuple[tuple[int, int], ...], tuple[bool, ...]]]:
+        """The element actuals of a call whose dummies cover leading
+        dimensions: (global id, dimensions covered, declared bounds, per
+        dimension whether its subscript is a parallel loop's index around the
+        call), computed once per call site."""
+        key = (proc.name, ph.id, line, callee, id(args))
+        got = self._sites.get(key)
+        if got is not None:
+            return got
+        out = []
+        unit = self.an.program.unit(proc.name)
+        target = self.an.program.unit(callee)
+        around = {lp.var for lp in ph.loops if lp.parallel and lp.line <= line <= lp.last_line}
+        for k, a in enumerate(args if unit is not None and target is not None else ()):
+            if not isinstance(a, ir.Index):
+                continue
+            covered = element_block(unit, a, target, k)  # type: ignore[arg-type]
+            gid = self.table.global_id(proc.name, a.name)
+            if covered is None or gid is None:
+                continue
+            sym = unit.symbol(a.name)  # type: ignore[union-attr]
+            subs = []
+            for sub in (ir.affine(x) for x in a.subscripts):
+                subs.append(sub is not None and len(sub.terms) == 1 and abs(sub.terms[0][1]) == 1
+                            and sub.vars[0] in around)
+            out.append((gid, covered, tuple(d.bounds for d in sym.dims), tuple(subs)))  # type: ignore[union-attr,misc]
+        self._sites[key] = out
+        return out
 
     def procedure_shares(self, mapping: Mapping) -> dict[str, float]:
         """Per procedure, the part of its invocations each processor runs
