@@ -91,11 +91,12 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
     functions = frozenset(u.name for u in program.units if u.kind == "function")
     results: dict[str, ProcedureAnalysis] = {}
     site_freq: dict[str, dict[int, float]] = {}
+    units = {u.name: u for u in program.units}
     for name in order:
         unit = program.unit(name)
         assert unit is not None
         effects[name] = summarize_effects(unit, effects, commons)
-        uc = UnitContext(unit, effects, _read_elsewhere(unit, readers, commons))
+        uc = UnitContext(unit, effects, _read_elsewhere(unit, readers, commons), units)
         counter = TripCounter(options, known.for_unit(name))
         sites = find_sites(unit.body, functions=functions)
         phases = tuple(build_phase(unit, uc, k + 1, site, counter) for k, site in enumerate(sites))

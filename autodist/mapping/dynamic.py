@@ -200,25 +200,29 @@ class DynamicOptimizer:
                 sol = self.solutions.get(call.callee)
                 if sol is None or not sol.entries:
                     continue
-                out.append(self._inner_choice(proc, call, sol.entries, m))
+                # owner-computes at the call: each processor runs its part of the calls
+                share = self.ev.call_share(proc, ph, call.callee, call.args, call.line, m)
+                out.append(self._inner_choice(proc, call, sol.entries, m, share))
             self._inner[key] = tuple(out)
         return self._inner[key]
 
-    def _inner_choice(self, proc: ProcedureAnalysis, call: InnerCall, entries, m: Mapping) -> InnerChoice:
+    def _inner_choice(self, proc: ProcedureAnalysis, call: InnerCall, entries, m: Mapping,
+                      share: float = 1.0) -> InnerChoice:
         """The cheapest entry for one call under the caller's mapping ``m``
-        (the first of the cheapest, in the entries' order).  The answer depends
-        on ``m`` only through the arrays the entries map, so mappings that
-        agree on those share it; the entries are priced together per array
+        (the first of the cheapest, in the entries' order), the callee's own
+        work scaled by ``share`` (the part of the calls a processor runs).  The
+        answer depends on ``m`` only through the arrays the entries map (and
+        the share), so mappings that agree on those share it; the entries are priced together per array
         over the few layouts each array has among them (a callee has hundreds
         of entries), then the near-cheapest priced one by one as they always
         were, so rounding picks the same entry."""
         table = self._call_table(proc, call, entries)
         here = tuple(m.layout(a) for a in table.shared)
-        key = (proc.name, id(call), here)
+        key = (proc.name, id(call), here, share)
         best = self._choices.get(key)
         if best is not None:
             return best
-        total = table.fixed.copy()
+        total = share * table.fixed
         for j, (a, mine) in enumerate(zip(table.shared, here)):
             if mine is None:
                 continue
@@ -230,7 +234,8 @@ class DynamicOptimizer:
             e = entries[k]
             moves = tuple((a, m.layout(a), lay) for a, lay in self._seen_layouts(proc, call, e)
                           if m.layout(a) is not None and m.layout(a) != lay)
-            one = e.cost + self._way_back(e) + sum(self.remap(a, x, y) + self.remap(a, y, x) for a, x, y in moves)
+            one = share * (e.cost + self._way_back(e)) + sum(
+                self.remap(a, x, y) + self.remap(a, y, x) for a, x, y in moves)
             if best is None or call.count * one < best.cost:
                 best = InnerChoice(call, e, moves, call.count * one)
         assert best is not None
