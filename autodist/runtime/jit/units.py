@@ -103,6 +103,52 @@ class KernelModule:
         return self.statics.name(key)
 
 
+def _int(code) -> int | None:
+    """The value of ``code`` when it is an integer literal."""
+    if isinstance(code, int):
+        return code
+    text = code.strip()
+    while text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+        text = text[1:-1].strip()
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _plus(a, b):
+    """Code of ``a + b``, folded when both are numbers (an int for a number)."""
+    x, y = _int(a), _int(b)
+    if x is not None and y is not None:
+        return x + y
+    if x == 0:
+        return b
+    if y == 0:
+        return a
+    return f"{a} + {b}" if y is None or y > 0 else f"{a} - {-y}"
+
+
+def _times(a, b):
+    """Code of ``a * (b)``, folded when both are numbers."""
+    x, y = _int(a), _int(b)
+    if x is not None and y is not None:
+        return x * y
+    if x == 0 or y == 0:
+        return 0
+    if x == 1:
+        return b
+    return f"{a} * ({b})"
+
+
+def _const_bounds(dim: ir.Dim, last: bool) -> tuple[int, int] | None:
+    """A dummy dimension's bounds when both are integer constants that stay as
+    written (a last dimension ``X(1)`` may stand for "any size": not fixed)."""
+    b = dim.bounds
+    if b is None or (last and b[0] == b[1]):
+        return None
+    return b
+
+
 @dataclass
 class KArray:
     """An array as a kernel reaches it: storage, offset and bounds (code), label."""
@@ -296,6 +342,7 @@ class KernelTranslator(UnitTranslator):
         em(f"n_{d} = len(a_{d})")
         em(f"h_{d} = n_{d} - o_{d}")
         lo, hi, ext = [], [], []
+        lits: dict[int, tuple[str, str, str]] = {}
         for k, dim in enumerate(sym.dims):
             lo.append(f"L{k}_{d}")
             hi.append(f"H{k}_{d}")
@@ -312,7 +359,12 @@ class KernelTranslator(UnitTranslator):
                     em(f"if {hi[k]} == {lo[k]} and h_{d} > {rest}:")
                     em(f"    {hi[k]} = {assumed}")
             em(f"{ext[k]} = {hi[k]} - {lo[k]} + 1")
-        key = self._key(d, lo, hi)
+            fixed = _const_bounds(dim, last)
+            if fixed is not None:  # constant bounds: written as numbers, so that subscripts fold (see position)
+                lits[k] = (str(fixed[0]), str(fixed[1]), str(fixed[1] - fixed[0] + 1))
+        key = self._key(d, lo, hi)  # from the variables: int64 arithmetic, as the executor's key wraps
+        for k, (lo_k, hi_k, ext_k) in lits.items():
+            lo[k], hi[k], ext[k] = lo_k, hi_k, ext_k
         own = self.mod.label(f"{self.unit.name}.{d}")
         em(f"lab_{d} = lb_{d} if ks_{d} == {key} else {own}")
         self.arrays[d] = KArray(f"a_{d}", lo, hi, ext, f"lab_{d}", key, f"o_{d}", f"n_{d}", f"lb_{d}")
@@ -335,14 +387,19 @@ class KernelTranslator(UnitTranslator):
             raise NotCompiled(f"array {e.name} is not reachable here")
         if len(e.subscripts) != len(ka.lo):
             raise NotCompiled(f"{e.name} referenced with {len(e.subscripts)} subscript(s)")
-        terms = []
+        terms: list[str | int] = []
         for d, sub in enumerate(e.subscripts):
+            code = self.ex.int_expr(sub)
+            v, lo, hi = _int(code), _int(ka.lo[d]), _int(ka.hi[d])
+            if v is not None and lo is not None and hi is not None and lo <= v <= hi:
+                terms.append(v - lo)  # a constant subscript inside constant bounds: no check, no arithmetic
+                continue
             site = self.mod.sites.index(f"{e.name if self.bare else '{label}'} dimension {d + 1}", self.em.where)
-            terms.append(f"(at({site}, {self.ex.int_expr(sub)}, {ka.lo[d]}, {ka.hi[d]}, {ka.label}) - {ka.lo[d]})")
+            terms.append(f"(at({site}, {code}, {ka.lo[d]}, {ka.hi[d]}, {ka.label}) - {ka.lo[d]})")
         pos = terms[-1]
         for d in range(len(terms) - 2, -1, -1):
-            pos = f"{terms[d]} + {ka.ext[d]} * ({pos})"
-        return ka, (pos if ka.off == "0" else f"{ka.off} + {pos}")
+            pos = _plus(terms[d], _times(ka.ext[d], pos))
+        return ka, str(_plus(ka.off, pos))
 
     def read(self, e: ir.Index) -> str:
         ka, pos = self.position(e)
