@@ -252,6 +252,51 @@ def test_a_constant_subscript_outside_constant_bounds_faults_as_in_python(jit_ca
     assert faults[0] == faults[1] == (message, 12)
 
 
+SHORT_ACTUAL = """\
+      PROGRAM SHORT
+      DOUBLE PRECISION W(4), S
+      INTEGER I
+      DO 10 I = 1, 4
+         W(I) = DBLE(I)
+   10 CONTINUE
+      CALL SUMUP(W(2), S)
+      PRINT *, S
+      CALL PUT(W(2), 0)
+      PRINT *, W(4)
+      END
+      SUBROUTINE SUMUP(V, S)
+      DOUBLE PRECISION V(5), S
+      S = V(1) + V(2) + V(3) + V(4) + 10.0D0 * V(5)
+      END
+      SUBROUTINE PUT(V, X)
+      INTEGER X
+      DOUBLE PRECISION V(6)
+      V(3) = 7.0D0
+      V(5) = {v}
+      V(4) = V(6)
+      END
+"""
+
+
+def test_a_dummy_declared_larger_than_its_actual_reads_zeros_past_it_as_in_python(jit_cache, tmp_path):
+    runs = [run_here(tmp_path / f"s{jit}.f", jit=jit, text=SHORT_ACTUAL.format(v="DBLE(X)")) for jit in (True, False)]
+    (out, arrays, _, ex), (out0, arrays0, _, _) = runs
+    assert out == out0 and out.split() == ["9.0000000000000000", "7.0000000000000000"]
+    same_arrays(arrays, arrays0)
+    assert ex.kernels.calls["SUMUP"] == [1, 0] and ex.kernels.calls["PUT"] == [1, 0]
+
+
+@pytest.mark.parametrize("v", ["2.0D0", "-DBLE(X)"])  # -0.0 is a bit set too
+def test_a_dummy_written_past_its_actual_faults_as_in_python(jit_cache, tmp_path, v):
+    faults = []
+    for jit in (True, False):
+        with pytest.raises(RuntimeFault) as err:
+            run_here(tmp_path / f"p{jit}.f", jit=jit, text=SHORT_ACTUAL.format(v=v))
+        faults.append((err.value.message, err.value.line))
+    assert faults[0] == faults[1] == ("PUT wrote into dummy V past the end of its actual argument SHORT.W "
+                                      "(3 element(s) from there on)", 22)
+
+
 # --------------------------------------------------------------------------- faults, STOP, the time limit
 
 FAULTS = """\

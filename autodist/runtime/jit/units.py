@@ -220,6 +220,7 @@ class KernelTranslator(UnitTranslator):
         self.ex = _KernelExpr(self)
         self.frames: list[_Frame] = []
         self.arrays: dict[str, KArray] = {}
+        self.padded: list[str] = []  # dummies that may work on a padded copy (see _dummy_array)
         self.in_phase = False
 
     # ---------------------------------------------------------------- kernels
@@ -367,10 +368,49 @@ class KernelTranslator(UnitTranslator):
             lo[k], hi[k], ext[k] = lo_k, hi_k, ext_k
         own = self.mod.label(f"{self.unit.name}.{d}")
         em(f"lab_{d} = lb_{d} if ks_{d} == {key} else {own}")
-        self.arrays[d] = KArray(f"a_{d}", lo, hi, ext, f"lab_{d}", key, f"o_{d}", f"n_{d}", f"lb_{d}")
+        # A dummy declared larger than what its actual holds works on a copy padded with
+        # zeros (reads past the actual give 0, as on the Python path), put back at every
+        # exit (see release_padded): every element the subscripts reach is then in
+        # storage, so reads index it directly, and writes past the actual (m_) still fault.
+        size = " * ".join(f"{ext[k]}" for k in range(len(sym.dims))) or "1"
+        em(f"S_{d} = max({size}, 0)")
+        em(f"r_{d} = a_{d}")
+        em(f"q_{d} = o_{d}")
+        em(f"m_{d} = n_{d}")
+        em(f"pd_{d} = h_{d} < S_{d}")
+        em(f"if pd_{d}:")
+        with em.indent():
+            em(f"g_{d} = max(h_{d}, 0)")
+            em(f"a_{d} = np.zeros(S_{d}, r_{d}.dtype)")
+            em(f"a_{d}[:g_{d}] = r_{d}[q_{d}:q_{d} + g_{d}]")
+            em(f"o_{d} = 0")
+            em(f"n_{d} = S_{d}")
+            em(f"m_{d} = g_{d}")
+        self.padded.append(d)
+        self.arrays[d] = KArray(f"a_{d}", lo, hi, ext, f"lab_{d}", key, f"o_{d}", f"m_{d}", f"lb_{d}")
+
+    def release_padded(self) -> None:
+        """Before leaving the unit: the padded copies of dummies back into their actuals;
+        a value other than zero written past an actual (by a callee) is the fault a write
+        there is."""
+        em = self.em
+        for d in self.padded:
+            site = self.mod.sites.message(
+                f"{self.unit.name} wrote into dummy {d} past the end of its actual argument {{label}} "
+                "({value} element(s) from there on)", em.where)
+            em(f"if pd_{d}:")
+            with em.indent():
+                em(f"r_{d}[q_{d}:q_{d} + m_{d}] = a_{d}[:m_{d}]")
+                # any bit set past the actual (-0.0 too), as the Python path compares bytes
+                negzero = f" or np.copysign(1.0, a_{d}[_t]) < 0" if ic.kind(self.sym(d).type) in ("r4", "r8") else ""
+                em(f"for _t in range(m_{d}, S_{d}):")
+                with em.indent():
+                    em(f"if a_{d}[_t] != 0{negzero}:")
+                    em(f"    raise JitFault({site}, m_{d}, 0, 0, lb_{d})")
 
     def epilogue(self) -> None:
         u, em = self.unit, self.em
+        self.release_padded()
         self.store_commons()
         for n, (kind, j) in zip(self.saved, self.mod.statics.saved_slots(u.name)):
             em(f"{self.mod.static(('V', u.name, kind))}[{j}] = v_{n}")
@@ -404,22 +444,15 @@ class KernelTranslator(UnitTranslator):
     def read(self, e: ir.Index) -> str:
         ka, pos = self.position(e)
         t = self.ex.type_of_name(e.name)
-        code = f"rd({ka.buf}, {pos}, {ka.avail}, {ic.zero_code(t)})" if ka.avail else f"{ka.buf}[{pos}]"
+        code = f"{ka.buf}[{pos}]"  # in storage: subscripts checked, dummies padded (see _dummy_array)
         k = ic.kind(t)
         return f"int({code})" if k == "i" else (f"bool({code})" if k == "l" else code)
 
     def write(self, target: ir.Index, value: str) -> None:
-        if not ka_avail(self.arrays.get(target.name)):
-            ka, pos = self.position(target)
-            self.em(f"{ka.buf}[{pos}] = {value}")
-            return
-        v = self.em.fresh("w")
-        self.em(f"{v} = {value}")
+        # in storage (subscripts checked, dummies padded): a write past a dummy's actual
+        # lands in its padded copy and faults when the unit leaves, as on the Python path
         ka, pos = self.position(target)
-        site = self.mod.sites.message(
-            f"{self.unit.name} wrote into dummy {target.name} past the end of its actual argument {{label}} "
-            "({value} element(s) from there on)", self.em.where)
-        self.em(f"wr({site}, {ka.buf}, {pos}, {ka.avail}, {v}, {ka.base_label}, {ka.avail} - {ka.off})")
+        self.em(f"{ka.buf}[{pos}] = {value}")
 
     def hoisted(self, call: str, writeback) -> str:
         """A FUNCTION that writes its arguments, called before the statement whose
@@ -459,6 +492,7 @@ class KernelTranslator(UnitTranslator):
 
     def stmt1(self, s: ir.Stmt) -> None:
         if isinstance(s, ir.Stop):
+            self.release_padded()
             self.store_commons()
             self.em(f"raise JitStop({self.mod.stop(_stop_value(s.code))})")
         elif isinstance(s, ir.Return) and self.in_phase:
@@ -639,10 +673,6 @@ class _KernelLoop:
         self.tr.frames.pop()
         if exc[0] is None:
             self.tr.escapes(self.frame)
-
-
-def ka_avail(ka: KArray | None) -> bool:
-    return ka is not None and ka.avail is not None
 
 
 def _stop_value(code: ir.Expr | None):
