@@ -210,7 +210,8 @@ def test_no_jit_runs_the_numpy_and_inline_paths_with_the_same_output(distributed
 def test_block_routines_called_with_element_actuals_run_compiled_as_gfortran(jit_cache, tmp_path):
     """5x5 blocks of a 4-D array passed as element actuals to routines whose
     subscripts are constants (constant-shape dummies: no bounds check or index
-    arithmetic left for numba), an ``X(1)`` "any size" dummy, an adjustable one."""
+    arithmetic left for numba), an ``X(1)`` "any size" dummy, an adjustable one;
+    the main program's loops as phase kernels, its arrays' constant bounds folded too."""
     report = tmp_path / "r.json"
     got = cli("run", JIT / "blocks.f", "--jit-after", "0", "--verify", "--rtol", "0", "--report", report)
     assert got.returncode == 0, got.stderr
@@ -218,8 +219,10 @@ def test_block_routines_called_with_element_actuals_run_compiled_as_gfortran(jit
     doc = json.loads(report.read_text())
     assert doc["completed"] is True
     paths = {p["procedure"]: (p["path"], p["compiled_calls"], p["python_calls"]) for p in doc["jit"]["procedures"]}
-    assert paths == {"BLOCKS": ("jit", 1, 0), "MATVEC": ("jit", 24, 0), "MATMUL": ("jit", 24, 0),
+    assert paths == {"BLOCKS": ("inline", 0, 0), "MATVEC": ("jit", 24, 0), "MATMUL": ("jit", 24, 0),
                      "BINV": ("jit", 24, 0), "FILL": ("jit", 1, 0)}
+    loops = [p for p in doc["phases"] if p["procedure"] == "BLOCKS" and p["kind"] == "loop"]
+    assert loops and all(p["path"] == "jit" for p in loops), [(p["id"], p["path"], p["path_reason"]) for p in loops]
 
 
 CONSTANT_OUTSIDE = """\

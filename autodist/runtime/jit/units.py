@@ -272,7 +272,19 @@ class KernelTranslator(UnitTranslator):
                 for d in range(rank):
                     em(f"{ext[d]} = H{d}_{n} - L{d}_{n} + 1")
                 lo, hi = [f"L{d}_{n}" for d in range(rank)], [f"H{d}_{n}" for d in range(rank)]
-                self.arrays[n] = KArray(f"a_{n}", lo, hi, ext, f"lb_{n}", self._key(n, lo, hi))
+                key = self._key(n, lo, hi)
+                dims = self.sym(n).dims
+                fixed = {d: b for d, dim in enumerate(dims) if (b := _const_bounds(dim, d == rank - 1)) is not None}
+                if fixed:  # declared constant: written as numbers (subscripts fold), checked once here
+                    site = self.mod.sites.message(f"internal error: the bounds of {n} in a kernel are not "
+                                                  "its declared ones", em.where)
+                    cond = " or ".join(f"L{d}_{n} != {b[0]} or H{d}_{n} != {b[1]}" for d, b in fixed.items())
+                    em(f"if {cond}:")
+                    em(f"    raise JitFault({site}, 0, 0, 0, -1)")
+                    lo, hi = list(lo), list(hi)
+                    for d, b in fixed.items():
+                        lo[d], hi[d], ext[d] = str(b[0]), str(b[1]), str(b[1] - b[0] + 1)
+                self.arrays[n] = KArray(f"a_{n}", lo, hi, ext, f"lb_{n}", key)
             if calls:
                 self._common_slots()
             self.do(do)

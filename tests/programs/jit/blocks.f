@@ -2,7 +2,8 @@ C     Block-tridiagonal sweeps as NPB BT writes them: 5x5 blocks of a
 C     4-D array passed as element actuals (LHS(1,1,2,I)) to small
 C     routines whose subscripts are constants (unrolled by hand), called
 C     in the innermost loop; dummies of constant shape, one X(1)-style
-C     "any size" dummy, and a work array declared larger than its actual.
+C     "any size" dummy, an adjustable one; the main program prints an
+C     array, so it runs in Python and its loops as compiled phases.
       PROGRAM BLOCKS
       INTEGER N
       PARAMETER (N = 9)
@@ -32,6 +33,7 @@ C     "any size" dummy, and a work array declared larger than its actual.
          S = S + RHS(1,I) + RHS(5,I) + LHS(3,4,2,I)
    50 CONTINUE
       PRINT *, S, W(5), W(6)
+      PRINT *, (RHS(J,N), J = 1, 5)
       END
 
       SUBROUTINE MATVEC(A, X, Y)
