@@ -1,7 +1,6 @@
 """Whole programs under ``autodist run`` against their gfortran -O2 binary: cold and warm kernel cache.
 
-    python benchmarks/bench_programs.py [PROGRAM ...] [--np 1,4] [--link FILE] [--timeout SEC]
-                                        [--annotated] [--cold]
+    python benchmarks/bench_programs.py [PROGRAM ...] [--np 1,4] [--timeout SEC] [--annotated]
 
 A PROGRAM is a Fortran file or a folder of them (its ``*.f`` files, the folder
 searched for INCLUDE files, a ``wtime.c`` in it linked with ``--link``, as the
@@ -10,9 +9,9 @@ NAS Parallel Benchmarks' serial sources have it); by default
 
 * gfortran: seconds of the -O2 binary (best of 3);
 * per number of ranks of ``--np``: the whole ``autodist run`` command's
-  seconds with the kernel cache cold (``--cold``: a new, empty cache, so numba
-  compiles every kernel the run makes hot) and warm (a second run, which
-  loads them), the program's own time (the report's ``seconds``), numba's
+  seconds with the kernel cache cold (a new, empty cache, so numba compiles
+  every kernel the run makes hot) and warm (a second run, which loads
+  them), the warm run's program time (the report's ``seconds``), numba's
   seconds (compiling or loading), and whether the output says
   ``Verification = SUCCESSFUL`` (NPB) or equals gfortran's last line.
 
@@ -103,7 +102,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--np", default="1", help="numbers of ranks, comma separated (default 1)")
     ap.add_argument("--timeout", type=float, default=600.0)
     ap.add_argument("--annotated", action="store_true", help="run the files autodist annotate writes")
-    ap.add_argument("--cold", action="store_true", help="also a run with an empty kernel cache first")
     args = ap.parse_args(argv)
     ranks = [int(x) for x in args.np.split(",")]
     print(f"{'program':<14}{'gfortran':>10}{'np':>4}{'cold':>10}{'warm':>10}{'program':>10}{'numba':>8}  result")
@@ -115,7 +113,7 @@ def main(argv: list[str] | None = None) -> int:
             for n in ranks:
                 run_files = annotate(files, includes, n, tmp) if args.annotated else files
                 cache = tmp / f"cache{n}"
-                cold = autodist_run(run_files, includes, links, n, cache, args.timeout, tmp) if args.cold else None
+                cold = autodist_run(run_files, includes, links, n, cache, args.timeout, tmp)  # fills the cache
                 warm = autodist_run(run_files, includes, links, n, cache, args.timeout, tmp)
                 fmt = lambda x: "-" if x is None else f"{x:.3g}"  # noqa: E731
                 print(f"{prog.name:<14}{g:>10.3g}{n:>4}{fmt(cold and cold['whole']):>10}{fmt(warm['whole']):>10}"
