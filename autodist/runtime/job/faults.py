@@ -35,6 +35,14 @@ from ...errors import RuntimeFault
 MAILBOX = "AUTODIST_JOB_MAILBOX"
 
 
+def expired() -> bool:
+    """Whether a :func:`deadline` of this process has fired."""
+    return _EXPIRED[0]
+
+
+_EXPIRED = [False]
+
+
 @contextmanager
 def deadline(seconds: float | None, what: str = "the run"):
     """Raise :class:`RuntimeFault` in the running code once ``seconds`` have
@@ -45,6 +53,7 @@ def deadline(seconds: float | None, what: str = "the run"):
         return
 
     def expire(signum, frame):
+        _EXPIRED[0] = True
         raise RuntimeFault(f"{what} did not finish within {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, expire)

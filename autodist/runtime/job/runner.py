@@ -22,7 +22,7 @@ from typing import TextIO
 
 import numpy as np
 
-from ...errors import AutodistError
+from ...errors import AutodistError, RuntimeFault
 from ..fortran.files import RecordedInput
 
 
@@ -136,7 +136,12 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
                   stdin=(lambda: stdin) if stdin is not None else None)
     comm.Barrier()
     t0 = time.perf_counter()
-    stop = ex.run()
+    try:
+        stop = ex.run()
+    except RuntimeFault as exc:  # a fault or the time limit: what ran so far, for the user to see where
+        if req.report and rank == 0:
+            _write_partial_report(req, ex, analysis, program, comm.Get_size(), time.perf_counter() - t0, exc)
+        raise
     seconds = comm.allreduce(time.perf_counter() - t0, op=_max())
     per_rank = ex.comms.stats.gather(comm, root=0)
     predicted = comm.gather(ex.predicted, root=0)
@@ -170,6 +175,25 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
         print(f"autodist: ran {', '.join(program.files)} on {comm.Get_size()} rank(s) in {seconds:.3g} s{where}",
               file=sys.stderr)
     return status
+
+
+def _write_partial_report(req: RunRequest, ex, analysis, program, nprocs: int, seconds: float, exc) -> None:
+    """The report of a run that ended with an error (the time limit, a fault), from
+    rank 0's own counters only (the other ranks are not asked: they may be gone),
+    marked ``"completed": false`` with the error."""
+    from .report import build_report, jit_section
+
+    try:
+        ex.kernels is not None and ex.kernels.credit()
+        report = build_report([ex.comms.stats.to_dict()], analysis, ex.phase_modes, ex.remap_log, dict(ex.predicted),
+                              ex.executions, program.files, nprocs, seconds, None, ex.linked.calls,
+                              ex.kept_replicated, ex.phase_paths, jit_section(ex))
+        report["completed"] = False
+        report["error"] = str(exc)
+        report["ranks_reported"] = [0]
+        _write_json(req.report, report)
+    except Exception as err:  # the report is a courtesy: the run's own error is the one to show
+        print(f"autodist: note: no report of the failed run: {err}", file=sys.stderr)
 
 
 def _max():
