@@ -43,5 +43,9 @@ def _fault(message: str):
     return RuntimeFault(message)
 
 
+def _no_routine(message: str):
+    raise _fault(message)
+
+
 GENERATED_HELPERS = {"_Goto": _Goto, "StopProgram": StopProgram, "_pad": _pad, "_subset": _subset,
-                     "_streq": _streq, "_fault": _fault}
+                     "_streq": _streq, "_fault": _fault, "_no_routine": _no_routine}
