@@ -47,3 +47,7 @@ def mpi_case_exit_and_cycle_annotated(comm):
 
 def mpi_case_equivalence_of_elements_with_other_lower_bounds(comm):
     check_against_gfortran(comm, _text(comm, "equivalence_bounds.f"))
+
+
+def mpi_case_a_format_held_in_a_variable(comm):
+    check_against_gfortran(comm, _text(comm, "format_variable.f"))
