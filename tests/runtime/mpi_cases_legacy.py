@@ -51,3 +51,7 @@ def mpi_case_equivalence_of_elements_with_other_lower_bounds(comm):
 
 def mpi_case_a_format_held_in_a_variable(comm):
     check_against_gfortran(comm, _text(comm, "format_variable.f"))
+
+
+def mpi_case_inner_bounds_from_a_scalar_of_the_parallel_loop(comm):
+    check_against_gfortran(comm, _text(comm, "triangular_fill.f"))

@@ -362,8 +362,8 @@ def _chain_ok(shape: PhaseShape, chain: list[LoopNode]) -> bool:
     varying = {n.stmt.target.name for n in _inner_nodes(inner.children)
                if isinstance(n, StmtNode) and isinstance(n.stmt.target, ir.Name)}
     for n in _inner_nodes(inner.children):
-        if isinstance(n, LoopNode) and ir.stmt_names(n.do) & names:
-            return False
+        if isinstance(n, LoopNode) and ir.stmt_names(n.do) & (names | varying):
+            return False  # bounds that differ from one iteration of the chain to the next
         if isinstance(n, IfNode):
             for cond, _ in n.branches:
                 if cond is not None and not _refs_ok(cond, names, varying):
