@@ -55,3 +55,15 @@ def mpi_case_a_format_held_in_a_variable(comm):
 
 def mpi_case_inner_bounds_from_a_scalar_of_the_parallel_loop(comm):
     check_against_gfortran(comm, _text(comm, "triangular_fill.f"))
+
+
+def mpi_case_a_boundary_if_guarding_shifted_references(comm):
+    check_against_gfortran(comm, _text(comm, "guarded_boundary.f"))
+
+
+def mpi_case_a_boundary_if_guarding_shifted_references_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "guarded_boundary.f", annotate=True))
+
+
+def mpi_case_a_common_array_written_through_a_distributed_dummy(comm):
+    check_against_gfortran(comm, _text(comm, "common_window.f"))
