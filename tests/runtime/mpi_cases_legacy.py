@@ -67,3 +67,7 @@ def mpi_case_a_boundary_if_guarding_shifted_references_annotated(comm):
 
 def mpi_case_a_common_array_written_through_a_distributed_dummy(comm):
     check_against_gfortran(comm, _text(comm, "common_window.f"))
+
+
+def mpi_case_a_block_if_holding_only_a_format(comm):
+    check_against_gfortran(comm, _text(comm, "format_only_block.f"))
