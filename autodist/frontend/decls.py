@@ -306,6 +306,15 @@ class SymbolTable(SpecificationStatements):
                             f"array {e.name}: dimension {k} has upper bound {hi} below its lower bound {lo}"
                             " (Fortran 77 has no zero-sized arrays)"
                         )
+        # an EQUIVALENCE item naming an array declared after it was read as a function reference
+        self.equivalences = [tuple(self._equivalenced_element(x) for x in g) for g in self.equivalences]
+
+    def _equivalenced_element(self, x: Expr) -> Expr:
+        e = self.entries.get(x.name) if isinstance(x, ir.FuncRef) and x.kind == "external" else None
+        if e is None or not e.has_dims:
+            return x
+        e.function, e.equivalenced = False, True
+        return ir.Index(x.name, x.args)
 
     def commons(self) -> tuple[ir.Common, ...]:
         out = []
