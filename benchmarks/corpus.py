@@ -197,6 +197,7 @@ def run(prog: Program, args, autodist: list[str], inc: list[str], sources: list[
     with tempfile.TemporaryDirectory(prefix="autodist-corpus-run-") as tmp:
         prog.steps["run"] = _run(
             [*autodist, "run", "-q", *inc, "-np", str(args.run), "--verify", "--timeout", f"{args.timeout:g}",
+             *(arg for pattern in args.verify_skip for arg in ("--verify-skip", pattern)),
              *links, *(str(Path(f).resolve()) for f in sources)],
             args.timeout + 30, cwd=tmp, stdin=stdin if stdin.is_file() else None, outcomes=RUN_OUTCOMES)
 
@@ -212,6 +213,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --build: build and run the original and the annotated program with gfortran and"
                          " compare what they print (differing lines with times, rates or the clock accepted)")
     ap.add_argument("--run", type=int, metavar="NP", help="also run each program on NP ranks with --verify")
+    ap.add_argument("--verify-skip", action="append", default=[], metavar="REGEX",
+                    help="with --run: printed lines --verify leaves out (autodist run --verify-skip; repeatable), "
+                         "e.g. the lines where programs print their timings")
     ap.add_argument("--json", type=Path, help="write the results as JSON")
     args = ap.parse_args(argv)
     if not args.dir.is_dir():
