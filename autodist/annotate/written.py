@@ -39,6 +39,12 @@ def unit_mappings(program: ir.Program, nprocs: int) -> dict[str, UnitMapping]:
     return out
 
 
+def directive_notes(program: ir.Program, nprocs: int) -> list[str]:
+    """What the program's own directives needed read leniently (see
+    :func:`autodist.hpf.resolve.resolve_unit`), once each."""
+    return list(dict.fromkeys(n for um in unit_mappings(program, nprocs).values() for n in um.notes))
+
+
 def user_layouts(program: ir.Program, table: ArrayTable, nprocs: int) -> dict[str, Layout]:
     """Layouts (by global id) of the arrays the directives map explicitly and
     do not declare DYNAMIC (those the optimizer may still remap)."""
@@ -132,4 +138,5 @@ def as_written(an: ProgramAnalysis, table: ArrayTable, machine: MachineProfile, 
                                          once * t.count * proc.invocations))
         if start.unresolved:
             notes.extend(f"{proc.name}: {n}: {why}" for n, why in start.unresolved.items())
+        notes.extend(n for n in start.notes if n not in notes)
     return Solution("as-written", tuple(phases), tuple(remaps), tuple(entry), method="as written", notes=tuple(notes))

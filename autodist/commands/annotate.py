@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from ..annotate.source import annotate
+from ..annotate.written import directive_notes
 from ..errors import UsageError
 from ..fileio import write_atomically, write_bytes_atomically
 from ..frontend.source import lines_with_endings
@@ -116,6 +117,9 @@ def run(args) -> int:
               f"P = {plan.procs}: static {s.total:.6g} s, dynamic {d.total:.6g} s; wrote the {solution.kind} "
               f"solution ({result.directives} directives)"
               + (f" to {args.output}" if args.output else ""), file=sys.stderr)
+    if not args.quiet and not args.ignore_directives:
+        for note in directive_notes(program, procs[0]):
+            print(f"autodist: note: {note}", file=sys.stderr)
     for note in () if args.quiet else result.notes:
         print(f"autodist: note: {note}", file=sys.stderr)
     if not args.quiet:

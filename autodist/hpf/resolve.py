@@ -79,6 +79,8 @@ class UnitMapping:
     unsupported: tuple[m.Unsupported, ...] = ()
     prefixes: tuple[m.Prefix, ...] = ()
     values: Mapping[str, int] = field(default_factory=dict)
+    #: what was read leniently (an HPF compiler's acceptance beyond the rules), per directive
+    notes: tuple[str, ...] = ()
 
     def layout(self, name: str) -> Layout:
         """The layout of array ``name`` (KeyError when unknown or unresolved)."""
@@ -121,10 +123,17 @@ def _spec(d: m.Align | m.Realign) -> _AlignSpec:
     return _AlignSpec(d.source, d.target, d.subscripts, directive_text(d), d.span)
 
 
-def _relations(alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, env: DirectiveEnv) -> list[Target]:
+def _relations(alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, env: DirectiveEnv,
+               notes: list[str] | None = None) -> list[Target]:
     """Per dimension of the align target, where the alignee lies along it: ``Axis(dim,
     a, b)`` (target index ``a*i + b`` for alignee index ``i`` of dimension ``dim``),
-    ``Fixed(c)`` or ``REPLICATED``; checked to stay inside the target's bounds."""
+    ``Fixed(c)`` or ``REPLICATED``; checked to stay inside the target's bounds.
+
+    HPF asks a ':' of the alignee and its triplet in the target for equal
+    extents; an alignee dimension shorter than its triplet (a work array
+    declared one short of a padded template) was accepted by HPF compilers
+    and is read as aligned from the triplet's first element, with a note in
+    ``notes``.  A longer one does not fit and is an error."""
     span, what = spec.span, f"{spec.text}:"
     rank = len(bounds)
     source = spec.source
@@ -161,7 +170,12 @@ def _relations(alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, 
                 raise hpf_error(f"{what} zero stride in a triplet", span)
             count = ir.trips(lo, hi, st)
             ext = bounds[d][1] - bounds[d][0] + 1
-            if count != ext:
+            if count > ext and notes is not None:
+                where = f"{spec.span.file}:{spec.span.first}: " if spec.span is not None else ""
+                notes.append(f"{where}{what} an alignee dimension of {ext} elements against the triplet of "
+                             f"{spec.target} dimension {k + 1} ({count} elements) is aligned from the triplet's "
+                             f"first element (HPF asks for equal extents; HPF compilers accepted it)")
+            elif count != ext:
                 raise hpf_error(f"{what} triplet of {spec.target} dimension {k + 1} has {count} elements but {alignee} dimension {d + 1} has {ext}", span)
             rel.append(Axis(d, st, lo - st * bounds[d][0]))
         else:
@@ -228,6 +242,7 @@ class _State:
     roots: dict[str, Root] = field(default_factory=dict)
     placements: dict[str, Placement] = field(default_factory=dict)
     unresolved: dict[str, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
 
 
 def _object_bounds(st: _State, name: str, what: str, span: ir.Span | None) -> Bounds | None:
@@ -287,7 +302,7 @@ def _place(st: _State, name: str, spec: _AlignSpec, bounds: Bounds, place_of) ->
     target = place_of(spec.target)
     if tbounds is None or target is None:
         return None
-    rel = _relations(name, bounds, spec, tbounds, st.env)
+    rel = _relations(name, bounds, spec, tbounds, st.env, st.notes)
     return _compose(rel, target, tbounds, st.roots[target.root], spec, name)
 
 
@@ -492,6 +507,7 @@ def resolve_unit(
         unsupported=tuple(unsupported) + body_unsupported,
         prefixes=prefixes,
         values=dict(st.env.values),
+        notes=tuple(dict.fromkeys(st.notes)),
     )
     for d in execs:
         result = apply_executable(d, result, unit)  # type: ignore[arg-type]
@@ -539,4 +555,5 @@ def apply_executable(d: m.Redistribute | m.Realign, state: UnitMapping, unit: ir
             else:
                 st.placements[n] = place
                 st.unresolved.pop(n, None)
-    return replace(state, roots=dict(st.roots), placements=dict(st.placements), unresolved=dict(st.unresolved))
+    return replace(state, roots=dict(st.roots), placements=dict(st.placements), unresolved=dict(st.unresolved),
+                   notes=tuple(dict.fromkeys(state.notes + tuple(st.notes))))

@@ -224,3 +224,31 @@ def test_the_annotated_derived_type_program_prints_what_the_original_prints(caps
 def test_running_a_program_with_derived_types_is_a_one_line_refusal(capsys):
     code, _, err = run(capsys, "run", "-q", "-np", "1", DERIVED)
     assert code == 2 and err.strip().count("\n") == 0 and "derived type definition" in err
+
+
+def test_a_work_array_one_short_of_its_padded_template_is_read_with_a_note(capsys, tmp_path):
+    # an HPF program's own ALIGN of a 12-element axis with ':' to a
+    # 13-element template axis: HPF compilers accepted it, so autodist reads
+    # it (aligned from the template's first element) and says so
+    src = tmp_path / "pad.f"
+    src.write_text("""      PROGRAM PAD
+      INTEGER N, I, J
+      PARAMETER (N = 12)
+      DOUBLE PRECISION V(N, N), W(N, N)
+!HPF$ TEMPLATE T(N/2*2+1, N)
+!HPF$ ALIGN (:, :) WITH T(:, :) :: V, W
+!HPF$ DISTRIBUTE (*, BLOCK) :: T
+      DO J = 1, N
+        DO I = 1, N
+          V(I, J) = DBLE(I + J)
+          W(I, J) = 2.0D0 * V(I, J)
+        END DO
+      END DO
+      PRINT *, W(3, 4)
+      END
+""")
+    code, _, err = run(capsys, "annotate", "--procs", "4", src, "-o", tmp_path / "out.f")
+    assert code == 0, err
+    notes = [line for line in err.splitlines() if "triplet" in line]
+    assert len(notes) == 1 and "pad.f:6:" in notes[0] and "12 elements against" in notes[0], err
+    assert "DISTRIBUTE" in (tmp_path / "out.f").read_text().upper()

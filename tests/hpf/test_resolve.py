@@ -355,6 +355,19 @@ def test_unsupported_directives_and_prefixes_are_recorded():
     assert got.prefixes == (m.Prefix("EXTRINSIC", "HPF_LOCAL"), m.Prefix("PURE"))
 
 
+def test_an_alignee_shorter_than_its_triplet_is_aligned_from_the_start_with_a_note():
+    # a work array declared one short of a padded template (NPB HPF's LU has
+    # this): HPF asks for equal extents, HPF compilers accepted it
+    unit = make_unit([array("B", 6), array("C", 6, 8)],
+                     ["TEMPLATE T(7)", "ALIGN (:) WITH T(:) :: B", "ALIGN (:, *) WITH T(2:7) :: C",
+                      "DISTRIBUTE T(BLOCK)"])
+    got = resolve_unit(unit, nprocs=2)
+    assert got.layout("B").align == (Axis(0, 1, 0),)
+    assert got.layout("C").align == (Axis(0, 1, 1),)  # C(I,*) on T(I+1): the triplet already fits
+    assert len(got.notes) == 1 and got.notes[0].startswith("prog.f:3: ")
+    assert "6 elements against the triplet of T dimension 1 (7 elements)" in got.notes[0]
+
+
 # --------------------------------------------------------------------------- errors
 
 
