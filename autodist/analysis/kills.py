@@ -46,7 +46,9 @@ Box = tuple[Bounds, ...]
 Key = tuple  # ("arg", k) or ("common", slot)
 
 #: merging boxes stops there (a guard on pathological statement lists)
-MAX_BOXES = 3000
+MAX_BOXES = 1500
+#: more covered pieces than this are not merged (a read they would cover is exposed)
+MAX_MERGED = 120
 
 
 @dataclass(frozen=True)
@@ -108,9 +110,8 @@ def _const(a: ir.Affine) -> int | None:
 
 
 def _le(a: ir.Affine, b: ir.Affine) -> bool:
-    """Surely ``a <= b``."""
-    d = _const(b - a)
-    return d is not None and d >= 0
+    """Surely ``a <= b`` (the same variable terms, a smaller constant)."""
+    return a.terms == b.terms and a.const <= b.const
 
 
 def _subst(a: ir.Affine, var: str, by: ir.Affine) -> ir.Affine:
@@ -136,28 +137,40 @@ def _contains(c: Box, r: Box) -> bool:
 def _merge(boxes: list[Box]) -> list[Box]:
     """``boxes`` and the boxes their unions surely contain: two boxes equal but
     in one dimension, ``[a, b]`` and ``[p, q]`` with ``p <= b + 1``, contain
-    ``[a, q]`` (an element above ``b`` is at least ``p``)."""
+    ``[a, q]`` (an element above ``b`` is at least ``p``).  Dimension by
+    dimension, among the boxes that agree on the others, a few rounds."""
     out = list(dict.fromkeys(boxes))
-    seen = set(out)
-    k = 0
-    while k < len(out) and len(out) < MAX_BOXES:
-        a = out[k]
-        for b in list(out[:k + 1]):
-            if len(a) != len(b) or a == b:
-                continue
-            diff = [d for d in range(len(a)) if a[d] != b[d]]
-            if len(diff) != 1:
-                continue
-            d = diff[0]
-            for x, y in ((a, b), (b, a)):
-                (lo1, hi1), (lo2, hi2) = x[d], y[d]
-                if _le(lo2, hi1 + ir.Affine(1)) and not _le(hi2, hi1):
-                    new = x[:d] + ((lo1, hi2),) + x[d + 1:]
-                    if new not in seen:
-                        seen.add(new)
-                        out.append(new)
-        k += 1
-    return out
+    for _ in range(2):
+        before = len(out)
+        for d in range(max((len(b) for b in out), default=0)):
+            groups: dict = {}
+            for b in out:
+                if len(b) > d:
+                    groups.setdefault((len(b), b[:d], b[d + 1:]), []).append(b[d])
+            new: list[Box] = []
+            for (_, head, tail), ivs in groups.items():
+                if len(ivs) < 2:
+                    continue
+                ivs = list(dict.fromkeys(ivs))[:60]
+                grown = True
+                while grown and len(ivs) < 120:
+                    grown = False
+                    for x in list(ivs):
+                        for y in list(ivs):
+                            if x is y:
+                                continue
+                            (lo1, hi1), (lo2, hi2) = x, y
+                            if _le(lo2, hi1 + ir.Affine(1)) and not _le(hi2, hi1) and (lo1, hi2) not in ivs:
+                                ivs.append((lo1, hi2))
+                                grown = True
+                for iv in ivs:
+                    new.append(head + (iv,) + tail)
+            out = list(dict.fromkeys(out + new))
+        if len(out) == before or len(out) > MAX_BOXES:
+            break
+    # the largest boxes suffice
+    return [b for b in out if not any(c is not b and c != b and _contains(c, b) for c in out)] \
+        if len(out) <= 150 else out
 
 
 # ---------------------------------------------------------------- the walker
@@ -204,7 +217,12 @@ class Walker:
         self.unknown: list[str] = []  # why a read's section is not known
         self.wrote = False
         self.jumped = False
-        self.unstable = _unstable(unit, region, effects, commons)
+        key = (id(unit), id(region))
+        hit = _UNSTABLE.get(key)
+        if hit is None or hit[0] is not region:
+            hit = (region, _unstable(unit, region, effects, commons))
+            _UNSTABLE[key] = hit
+        self.unstable = hit[1]
         self.killers: list[str] = []  # the calls whose kills were used
 
     # -- results
@@ -251,16 +269,24 @@ class Walker:
     def _covered(self, box: Box, loops: list[_Loop]) -> Box | None:
         """None when covered, else the box over all loops (``()`` for scalars)
         to record as exposed (raises _Unknown when it cannot be bounded)."""
-        if self._merged is None:
-            self._merged = _merge(self.covers)
+        levels: list[Box] = []
         cur: Box | None = box
         for lp in [None] + list(reversed(loops)):
             if lp is not None:
                 cur = self._hull(cur, lp)
                 if cur is None:
                     raise _Unknown("a read's bounds are not affine")
-            if any(_contains(c, cur) for c in self._merged):
-                return None
+            levels.append(cur)
+        if not self.covers:
+            return cur
+        if any(_contains(c, x) for x in levels for c in self.covers):
+            return None
+        if len(self.covers) > MAX_MERGED:
+            return cur  # too many pieces to merge: not known to be covered
+        if self._merged is None:
+            self._merged = _merge(self.covers)
+        if any(_contains(c, x) for x in levels for c in self._merged):
+            return None
         return cur
 
     def read(self, box: Box | None, loops: list[_Loop], what: str) -> None:
@@ -623,6 +649,9 @@ def association(mine: ir.Symbol, dummy: ir.Symbol, actual: ir.Expr, sub_box) -> 
     return tuple(subs[r:])
 
 
+_UNSTABLE: dict = {}
+
+
 class _Unknown(Exception):
     pass
 
@@ -749,11 +778,12 @@ def _access(unit, t: Target | None, summaries, effects, commons, units, body, wr
     w = walker(unit, t, summaries, effects, commons, units, body)
     if w.unknown:
         return Access(None, (), writes or w.wrote)
-    killed = tuple(b for b in _merge(w.covers) if not _vars(b) - _params(unit))
+    params = _params(unit)
+    killed = tuple(b for b in _merge(w.covers) if not _vars(b) - params)
     # keep the largest boxes only
     killed = tuple(b for b in killed if not any(c != b and _contains(c, b) for c in killed))
     exposed = tuple(dict.fromkeys(w.exposed))
-    if any(_vars(b) - _params(unit) for b in exposed):
+    if any(_vars(b) - params for b in exposed):
         return Access(None, killed, writes or w.wrote)
     return Access(exposed, killed, writes or w.wrote)
 
@@ -766,7 +796,13 @@ def _params(unit: ir.Unit) -> set[str]:
                                                             and unit.symbol(_base(v)).common is not None)}
 
 
+_VARS: dict[int, tuple[ir.Unit, set[str]]] = {}
+
+
 def _vars_all(unit: ir.Unit) -> set[str]:
+    hit = _VARS.get(id(unit))
+    if hit is not None and hit[0] is unit:
+        return hit[1]
     out: set[str] = set()
     for s in unit.statements():
         for e in s.exprs():
@@ -774,4 +810,5 @@ def _vars_all(unit: ir.Unit) -> set[str]:
                 p = _pseudo(x)
                 if isinstance(p, ir.Name) and "(" in p.name:
                     out.add(p.name)
+    _VARS[id(unit)] = (unit, out)
     return out
