@@ -214,6 +214,7 @@ class Walker:
         #: reads that may see what ``stop_at`` or a call of ``resets`` left
         self.after: list[str] = []
         self.tainted = False
+        self.jumpy = False
         self.unknown: list[str] = []  # why a read's section is not known
         self.wrote = False
         self.jumped = False
@@ -290,6 +291,9 @@ class Walker:
         return cur
 
     def read(self, box: Box | None, loops: list[_Loop], what: str) -> None:
+        if self.jumpy:
+            self.after.append(f"{what} (jumps around the loop or its callers)")
+            return
         if box is None:
             self.unknown.append(what)
             return
@@ -325,7 +329,7 @@ class Walker:
                 self.unknown.append(f"statement function {sf.name} uses {self.t.name}")
         if (self.stop_at is not None or self.resets) and any(self._contains_reset(x) for x in stmts) and any(
                 isinstance(x, (ir.Goto, ir.ComputedGoto, ir.ArithIf)) for x in ir.walk(stmts)):
-            self.unknown.append("jumps around the loop or the call")
+            self.jumpy = True  # a jump may bring a read after the loop or the call: no read may happen
         self.block(stmts, [], False)
         return self
 
@@ -389,7 +393,7 @@ class Walker:
         # overwritten by the statement or call the walk does not follow
         if (self.stop_at is not None or self.resets) and self._contains_reset(s):
             if self.jumped or any(isinstance(x, (ir.Goto, ir.ComputedGoto, ir.ArithIf)) for x in ir.walk((s,))):
-                self.unknown.append(f"jumps around line {s.span.first}")
+                self.jumpy = True
             self.reset()
 
     def _loop_exit(self, s: ir.Stmt) -> None:
