@@ -193,6 +193,7 @@ class _Loop:
     hi: ir.Affine | None
     exact: bool  # unit step: every value in [lo, hi] is taken
     runs: bool  # surely at least one trip
+    unstable: set = field(default_factory=set)  # variables the body may change
 
 
 class Walker:
@@ -218,12 +219,7 @@ class Walker:
         self.unknown: list[str] = []  # why a read's section is not known
         self.wrote = False
         self.jumped = False
-        key = (id(unit), id(region))
-        hit = _UNSTABLE.get(key)
-        if hit is None or hit[0] is not region:
-            hit = (region, _unstable(unit, region, effects, commons))
-            _UNSTABLE[key] = hit
-        self.unstable = hit[1]
+        self.unstable = self.unstable_of(region)
         self.killers: list[str] = []  # the calls whose kills were used
 
     # -- results
@@ -235,9 +231,33 @@ class Walker:
 
     # -- boxes
 
+    def unstable_of(self, stmts: tuple[ir.Stmt, ...]) -> set[str]:
+        key = (id(self.unit), id(stmts))
+        hit = _UNSTABLE.get(key)
+        if hit is None or hit[0] is not stmts:
+            hit = (stmts, _unstable(self.unit, stmts, self.effects, self.commons))
+            _UNSTABLE[key] = hit
+        return hit[1]
+
     def _stable(self, box: Box, loops: list[_Loop]) -> bool:
+        """The variables of ``box`` keep their values in the loops around
+        (a change elsewhere drops the boxes naming them: :meth:`changed`)."""
         inside = {lp.var for lp in loops}
-        return all(v in inside or _base(v) not in self.unstable for v in _vars(box))
+        for v in _vars(box):
+            if v in inside:
+                continue
+            if any(_base(v) in lp.unstable for lp in loops):
+                return False
+        return True
+
+    def changed(self, names: set[str]) -> None:
+        """Variables assigned: the boxes naming them no longer say what they said."""
+        if not names or not self.covers:
+            return
+        keep = [b for b in self.covers if not any(_base(v) in names for v in _vars(b))]
+        if len(keep) != len(self.covers):
+            self.covers = keep
+            self._merged = None
 
     def _box(self, x: ir.Expr, loops: list[_Loop]) -> Box | None:
         if isinstance(x, ir.Name):
@@ -364,14 +384,17 @@ class Walker:
                     self.unknown.append(f"unmodelled statement at line {s.span.first}")
                 self.jumped = True
             elif isinstance(s, ir.Io):
+                self.changed(self.unstable_of((s,)))
                 if self.t.name is not None and (_uses(s, self.t.name) or any(
                         isinstance(x, (ir.Name, ir.Index)) and x.name == self.t.name for x in s.targets())):
                     self.unknown.append(f"I/O statement at line {s.span.first}")
             elif isinstance(s, ir.Call):
                 self.exprs(s, loops)
                 self.call(s.name, s.args, s.span.first, loops, conditional, True)
+                self.changed(self.unstable_of((s,)) - {self.t.name})
             elif isinstance(s, ir.Assign):
                 self.exprs(s, loops)
+                self.changed(self.unstable_of((s,)))
                 t = s.target
                 if isinstance(t, (ir.Name, ir.Index)) and t.name == self.t.name:
                     self.write(self._box(t, loops), conditional)
@@ -411,8 +434,12 @@ class Walker:
             lo, hi = (a, b) if st > 0 else (b, a)
             if not self._stable(((lo, hi),), loops):
                 lo = hi = None
+        body_unstable = self.unstable_of(s.body)
+        if lo is not None and any(_base(v) in body_unstable for v in lo.vars + hi.vars):  # type: ignore[union-attr]
+            lo = hi = None
         lp = _Loop(s.var, lo, hi, st in (1, -1) and lo is not None,
-                   lo is not None and _le(lo, hi))  # type: ignore[arg-type]
+                   lo is not None and _le(lo, hi), body_unstable)  # type: ignore[arg-type]
+        self.changed({s.var})
         if s.var == self.t.name:
             self.write(() if self.t.rank == 0 else None, conditional)
         self._loop_entry(s)
@@ -782,7 +809,7 @@ def _access(unit, t: Target | None, summaries, effects, commons, units, body, wr
     w = walker(unit, t, summaries, effects, commons, units, body)
     if w.unknown:
         return Access(None, (), writes or w.wrote)
-    params = _params(unit)
+    params = _params(unit) - {v for v in _params(unit) if _base(v) in w.unstable}
     killed = tuple(b for b in _merge(w.covers) if not _vars(b) - params)
     # keep the largest boxes only
     killed = tuple(b for b in killed if not any(c != b and _contains(c, b) for c in killed))

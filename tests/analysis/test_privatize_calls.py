@@ -130,3 +130,32 @@ def test_a_dummy_is_not_private_in_the_callee():
     for ph in an.procedure("SMOOTH").phases:
         for lp in ph.loops:
             assert "W" not in lp.private_arrays
+
+
+def test_a_bound_changed_between_the_write_and_the_read_covers_nothing():
+    text = """
+      PROGRAM CHG
+      DOUBLE PRECISION A(20, 10), W(20)
+      INTEGER I, J, M
+      DO J = 1, 10
+         DO I = 1, 20
+            A(I, J) = DBLE(I + J)
+         END DO
+      END DO
+      DO J = 1, 10
+         M = 10
+         DO I = 1, M
+            W(I) = A(I, J)
+         END DO
+         M = 20
+         DO I = 1, M
+            A(I, J) = W(I)
+         END DO
+      END DO
+      PRINT *, A(15, 3)
+      END
+"""
+    an = analyze(read_text(text, "chg.f"))
+    lp = next(lp for ph in an.procedure("CHG").phases for lp in ph.loops if lp.line == 10)
+    assert "W" not in lp.private_arrays
+    assert not lp.parallel
