@@ -14,6 +14,7 @@ from functools import cached_property
 
 from .. import ir
 from . import dependence as dep
+from .actuals import element_block
 from .loops import bounds_text, walk_ctx
 from .model import Dependence, Effects, LoopInfo, Slot
 from .kills import association, box_substitution
@@ -26,9 +27,10 @@ class UnitContext:
     """Facts about one unit that loop classification needs, computed once."""
 
     def __init__(self, unit: ir.Unit, effects: dict[str, Effects], read_elsewhere: frozenset[str] = frozenset(),
-                 facts: ProgramFacts | None = None):
+                 units: dict[str, ir.Unit] | None = None, facts: ProgramFacts | None = None):
         self.unit = unit
         self.effects = effects
+        self.units = units or {}  # the program's units by name: the dummies of callees
         self.facts = facts  # the whole program's kill summaries: privatization across calls
         self.read_elsewhere = read_elsewhere  # COMMON arrays of this unit that other units read
         self.order: list[tuple[ir.Stmt, tuple[ir.Do, ...], bool]] = [
@@ -117,7 +119,7 @@ def _obstacles(do: ir.Do, uc: UnitContext) -> list[Dependence]:
                 out.append(Dependence("call", s.name, line, line, None, f"CALL {s.name} at line {line} ({why})"))
         elif isinstance(s, ir.Call):
             eff = uc.effects.get(s.name)
-            if eff is None or not eff.pure:
+            if eff is None or not (eff.pure or _call_as_references(s, do, uc)):
                 why = "an external procedure" if eff is None else "it may write its arguments or COMMON"
                 out.append(Dependence("call", s.name, line, line, None, f"CALL {s.name} at line {line} ({why})"))
         for e in s.exprs():
@@ -147,11 +149,17 @@ def _refs(do: ir.Do, uc: UnitContext, skip: set[int], variant: set[str]) -> list
             written.extend(i for i in s.targets() if isinstance(i, ir.Index))
         # an array (or an element: sequence association) passed to a procedure may
         # be read anywhere: a reference with unknown subscripts (an impure callee
-        # is an obstacle already)
+        # is an obstacle already, unless it is judged by the program's kill
+        # summaries (call_refs) or writes only array arguments (see
+        # _call_as_references): then an element actual whose dummy stays in the
+        # leading dimensions is a reference to that block, written if the callee
+        # writes the dummy)
         if uc.facts is not None:
             for name, subs, write in call_refs(s, uc):
                 refs.append(dep.Ref(name, _variant_free(subs, variant, do.var, inner), write, s.span.first,
                                     inner, inner_bounds))
+        elif isinstance(s, ir.Call) and s.name in uc.effects and not uc.effects[s.name].pure:
+            refs.extend(_call_refs(s, uc, inner, inner_bounds, variant, do.var))
         else:
             for name in passed_arrays(s, uc):
                 rank = uc.unit.symbol(name).rank  # type: ignore[union-attr]
@@ -273,6 +281,55 @@ def passed_arrays(s: ir.Stmt, uc: UnitContext) -> list[str]:
         for a in args:
             if isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name):
                 out.append(a.name)
+    return out
+
+
+def _call_as_references(s: ir.Call, do: ir.Do, uc: UnitContext) -> bool:
+    """A call of a procedure that writes only its array arguments (no COMMON,
+    no I/O, no STOP) is not an obstacle by itself: what it reads and writes
+    through its dummies are references of the caller (:func:`_call_refs`).
+    Not when it writes a scalar actual, or reads COMMON the loop writes."""
+    eff = uc.effects[s.name]
+    if eff.writes_common or eff.io or eff.stops or s.name not in uc.units:
+        return False
+    for k in eff.writes_args:
+        if k >= len(s.args):
+            return False
+        a = s.args[k]
+        if not (isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name)):
+            return False
+    if eff.reads_common:
+        for x in ir.walk(do.body):
+            for n in writes_of_stmt(x):
+                sym = uc.unit.symbol(n)
+                if sym is not None and sym.common is not None:
+                    return False
+    return True
+
+
+def _call_refs(s: ir.Call, uc: UnitContext, inner: tuple[str, ...], inner_bounds: tuple[dep.Bound, ...],
+               variant: set[str], var: str) -> list[dep.Ref]:
+    """The references a call makes through its array arguments: a whole
+    array anywhere, an element actual the block its dummy covers
+    (``U(1,I,J)`` into ``X(5)``: ``U(?,I,J)``), else from the element on
+    (anywhere); read and/or written as the callee does its dummy."""
+    eff = uc.effects[s.name]
+    callee = uc.units.get(s.name)
+    out = []
+    for k, a in enumerate(s.args):
+        if not (isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name)):
+            continue
+        rank = uc.unit.symbol(a.name).rank  # type: ignore[union-attr]
+        subs: tuple = (None,) * rank
+        covered = element_block(uc.unit, a, callee, k)
+        if covered is not None and isinstance(a, ir.Index):
+            exact = _ref(a, False, s.span.first, inner, inner_bounds, variant, var).subscripts
+            subs = (None,) * covered + tuple(exact[covered:])
+        written = k in eff.writes_args
+        if written:
+            out.append(dep.Ref(a.name, subs, True, s.span.first, inner, inner_bounds))
+        if k in eff.reads_args or not written:
+            out.append(dep.Ref(a.name, subs, False, s.span.first, inner, inner_bounds))
     return out
 
 

@@ -107,7 +107,7 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
     for name in order:
         unit = program.unit(name)
         assert unit is not None
-        uc = UnitContext(unit, effects, _read_elsewhere(unit, readers, commons), facts)
+        uc = UnitContext(unit, effects, _read_elsewhere(unit, readers, commons), units, facts)
         counter = TripCounter(options, known.for_unit(name))
         sites = find_sites(unit.body, functions=functions)
         phases = tuple(build_phase(unit, uc, k + 1, site, counter) for k, site in enumerate(sites))

@@ -8,6 +8,7 @@ See :mod:`autodist.runtime.job.runner`.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from ..errors import UsageError
@@ -28,6 +29,10 @@ def configure(parser) -> None:
                         help="compare every array and printed value with a sequential run and gfortran (exit 1 "
                              "on a mismatch)")
     parser.add_argument("--rtol", type=float, default=1e-12, help="relative error allowed by --verify (default 1e-12)")
+    parser.add_argument("--verify-skip", action="append", default=[], metavar="REGEX",
+                        help="--verify leaves out of the output comparison the printed lines matching REGEX (a "
+                             "Python regular expression, searched in each line; repeatable), e.g. the lines "
+                             "where a program prints its timings: 'CPU time|Time in seconds'")
     parser.add_argument("--no-gfortran", action="store_true", help="--verify without the gfortran reference")
     common.add_timeout_arg(parser, DEFAULT_TIMEOUT, "stop the program (at every rank count)")
     parser.add_argument("--no-vectorize", action="store_true",
@@ -57,11 +62,17 @@ def _request(args):
         raise UsageError("--jit-after must be a number of seconds, 0 or more")
     if not 0 <= args.rtol < 1:
         raise UsageError("--rtol must be in [0, 1)")
+    for pattern in args.verify_skip:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise UsageError(f"--verify-skip {pattern!r}: not a regular expression ({exc})") from None
     common.check_link_files(args)
     common.guard_outputs(args, None, None, [("--report", args.report), ("--dump", args.dump)])
     return RunRequest(files=tuple(args.files), include_dirs=tuple(args.include), defines=tuple(args.define),
                       cpp=args.cpp, report=args.report,
-                      dump=args.dump, verify=args.verify, rtol=args.rtol, vectorize=not args.no_vectorize,
+                      dump=args.dump, verify=args.verify, rtol=args.rtol, verify_skip=tuple(args.verify_skip),
+                      vectorize=not args.no_vectorize,
                       distribute=not args.replicated, gfortran=not args.no_gfortran, quiet=args.quiet,
                       timeout=args.timeout, links=tuple(args.link), jit=not args.no_jit,
                       jit_after=args.jit_after)
@@ -98,6 +109,8 @@ def _argv(args, nprocs: int) -> list[str]:
     out += common.source_argv(args)
     for f in args.link:
         out += ["--link", f]
+    for pattern in args.verify_skip:
+        out += ["--verify-skip", pattern]
     if args.jit_after is not None:
         out += ["--jit-after", repr(args.jit_after)]
     for flag, value in (("--report", args.report), ("--dump", args.dump)):

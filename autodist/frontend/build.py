@@ -212,6 +212,9 @@ class UnitReader:
                         table.interface_block(child)
                         parts.interfaces.append((first, last))
                         reason = "interface block: the procedures it names are external, its bodies and their directives are not read"
+                    elif isinstance(child, F.Derived_Type_Def) and note.opaque is None:
+                        reason = ("derived type definition: objects of the type are opaque (kept whole and replicated,"
+                                  " their components not modelled)")
                     parts.opaque_decls.append((first, ir.Opaque(where.span, record.label, text, reason)))
                 else:
                     if in_spec and not isinstance(child, _ANYWHERE):

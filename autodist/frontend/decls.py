@@ -187,6 +187,10 @@ class SymbolTable(SpecificationStatements):
         e = self.entries.get(name)
         return e is not None and e.has_dims
 
+    def is_derived(self, name: str) -> bool:
+        t = self._type_or_none(name)
+        return t is not None and t.base == "derived"
+
     def is_character(self, name: str) -> bool:
         t = self._type_or_none(name)
         return t is not None and t.base == "character"
@@ -230,7 +234,10 @@ class SymbolTable(SpecificationStatements):
         return value.value if value is not None and type(value.value) is int else 0
 
     def type_spec(self, spec) -> Type:
-        """An ``Intrinsic_Type_Spec`` as a Type."""
+        """An ``Intrinsic_Type_Spec`` as a Type; ``TYPE(name)`` is :data:`ir.DERIVED`
+        (its objects are opaque: kept whole, replicated, their components not modelled)."""
+        if isinstance(spec, F.Declaration_Type_Spec) and str(spec.items[0]).upper() == "TYPE":
+            return ir.DERIVED
         if not isinstance(spec, F.Intrinsic_Type_Spec):
             raise self.error(f"type not supported: {spec}")
         word, selector = spec.items
@@ -299,6 +306,15 @@ class SymbolTable(SpecificationStatements):
                             f"array {e.name}: dimension {k} has upper bound {hi} below its lower bound {lo}"
                             " (Fortran 77 has no zero-sized arrays)"
                         )
+        # an EQUIVALENCE item naming an array declared after it was read as a function reference
+        self.equivalences = [tuple(self._equivalenced_element(x) for x in g) for g in self.equivalences]
+
+    def _equivalenced_element(self, x: Expr) -> Expr:
+        e = self.entries.get(x.name) if isinstance(x, ir.FuncRef) and x.kind == "external" else None
+        if e is None or not e.has_dims:
+            return x
+        e.function, e.equivalenced = False, True
+        return ir.Index(x.name, x.args)
 
     def commons(self) -> tuple[ir.Common, ...]:
         out = []

@@ -29,6 +29,10 @@ _OPS = {
 }
 
 
+#: The reason of a derived-type component reference (``LC%FIRST``).
+DERIVED_COMPONENT = "derived-type component (not modelled: its object stays whole and replicated)"
+
+
 class Scope(Protocol):
     """Name resolution for the expressions of one unit."""
 
@@ -175,6 +179,9 @@ class ExprConverter:
             None if lo is None else self.convert(lo),
             None if hi is None else self.convert(hi),
         )
+
+    def _Data_Ref(self, node) -> Expr:
+        return OpaqueExpr(str(node), DERIVED_COMPONENT)
 
     def _Actual_Arg_Spec(self, node) -> Expr:
         return OpaqueExpr(str(node), "keyword argument")

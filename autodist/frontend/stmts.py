@@ -18,7 +18,7 @@ from .. import ir
 from ..errors import FortranError
 from ..ir import INTEGER, LOGICAL, Const, Expr, Span
 from .decls import SymbolTable
-from .exprs import label_of
+from .exprs import DERIVED_COMPONENT, label_of
 from .nesting import Item
 
 
@@ -152,6 +152,10 @@ class IrBuilder:
             return ir.Opaque(span, label, text, opaque)
         if isinstance(node, F.Assignment_Stmt):
             target = self.expr(node.items[0])
+            if isinstance(target, ir.OpaqueExpr) and target.reason == DERIVED_COMPONENT:
+                return ir.Opaque(span, label, text, "assignment to a derived-type component (not modelled)")
+            if isinstance(target, ir.Name) and self.table.is_derived(target.name):
+                return ir.Opaque(span, label, text, "derived-type assignment (not modelled)")
             if isinstance(target, ir.OpaqueExpr) or (isinstance(target, ir.Name) and self.table.is_array(target.name)):
                 return ir.Opaque(span, label, text, "array assignment (Fortran 90)")
             return ir.Assign(span, label, target, self.expr(node.items[2]))

@@ -26,7 +26,7 @@ from typing import Iterable, Iterator
 from .kinds import FuncKind, IoKind, Op, UnaryOp, coerce
 
 __all__ = [
-    "Span", "Type", "INTEGER", "REAL", "DOUBLE", "COMPLEX", "LOGICAL", "NOTYPE",
+    "Span", "Type", "INTEGER", "REAL", "DOUBLE", "COMPLEX", "LOGICAL", "NOTYPE", "DERIVED",
     "Expr", "Const", "Name", "Index", "FuncRef", "BinOp", "UnOp", "Substring", "ImpliedDo", "OpaqueExpr",
     "Stmt", "Assign", "Do", "DoWhile", "Branch", "If", "ArithIf", "Goto", "ComputedGoto", "Continue",
     "Call", "Return", "Stop", "Io", "Directive", "Opaque",
@@ -60,7 +60,7 @@ class Type:
     ``Type("character", N)`` (``CHARACTER*(*)`` has size 0).
     """
 
-    base: str  # "integer" | "real" | "complex" | "logical" | "character"
+    base: str  # "integer" | "real" | "complex" | "logical" | "character" | "derived"
     size: int
 
     def __str__(self) -> str:
@@ -70,12 +70,17 @@ class Type:
             return f"CHARACTER*{self.size or '(*)'}"
         if self.base == "none":
             return "NONE"
+        if self.base == "derived":
+            return "TYPE(...)"
         default = {"integer": 4, "real": 4, "complex": 8, "logical": 4}.get(self.base)
         name = self.base.upper()
         return name if self.size == default else f"{name}*{self.size}"
 
 
 INTEGER = Type("integer", 4)
+#: An object of a Fortran 90 derived type (``TYPE(name)``): opaque, its size and
+#: components not modelled.
+DERIVED = Type("derived", 0)
 REAL = Type("real", 4)
 DOUBLE = Type("real", 8)
 COMPLEX = Type("complex", 8)

@@ -10,8 +10,17 @@ for ``U`` in ``CALC1`` is the mapping of ``U`` in the main program.
 An array that must not be distributed is marked with the reason: it is
 EQUIVALENCEd, its shape is not known at analysis time, it is passed to a
 dummy of another shape or rank (an assumed-size ``T(*)`` for a ``T(10,20)``),
-it is in a COMMON block declared differently elsewhere, or it is a CHARACTER array.  Such arrays stay
+or a section (``T(I,1)`` into a dummy running past the leading dimensions whose
+subscripts are constants), it is in a COMMON block declared differently elsewhere, or it is a CHARACTER array.  Such arrays stay
 replicated and the reports say why.
+
+An element actual whose dummy stays within the leading dimensions
+(``U(1,I,J)`` into ``X(5)``, ``LHS(1,1,AA,I)`` into ``A(5,5)``: see
+:mod:`autodist.analysis.actuals`) does not stop its array from being
+distributed along its other dimensions: the dummy is not that storage but a
+block of it, which the owner of the element holds whole when the leading
+dimensions are not distributed.  The dummy is replicated (per call, HPF's
+inherited mapping: no directive), with that reason.
 """
 
 from __future__ import annotations
@@ -20,6 +29,10 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from .. import ir
+from ..analysis.actuals import element_block
+
+#: How the reason of a dummy bound to a block of its actual's elements begins.
+INHERITS = "a block of"
 
 
 @dataclass(frozen=True)
@@ -123,6 +136,8 @@ def build_array_table(program: ir.Program) -> ArrayTable:
                 reasons[key] = "EQUIVALENCEd"
             elif s.type.base == "character":
                 reasons[key] = "CHARACTER array"
+            elif s.type.base == "derived":
+                reasons[key] = "array of a derived type (opaque)"
             elif _bounds(s) is None and not s.dummy:
                 reasons[key] = "bounds not known at analysis time"
             slot = commons.slot(s)
@@ -143,6 +158,7 @@ def build_array_table(program: ir.Program) -> ArrayTable:
     notes: list[str] = []
     actuals: dict[tuple[str, str], set[tuple[str, str]]] = {}
     mismatched: dict[tuple[str, str], str] = {}
+    inherited: dict[tuple[str, str], str] = {}
     for u in program.units:
         for s, name, args in _call_sites(u):
             callee = program.unit(name)
@@ -166,8 +182,20 @@ def build_array_table(program: ir.Program) -> ArrayTable:
                             db is not None and ab != db and [hi - lo for lo, hi in ab or ()] != [hi - lo for lo, hi in db]):
                         mismatched[dkey] = (f"passed {a.name} of another shape at {s.span.file}:{s.span.first}")
                 elif isinstance(a, ir.Index) and (u.name, a.name) in syms:
+                    if element_block(u, a, callee, k) is not None:
+                        # the dummy covers leading dimensions of the actual from one
+                        # element on: the actual keeps its mapping, the call runs where
+                        # that block lives and the dummy inherits it (replicated per call)
+                        inherited.setdefault(dkey, f"{INHERITS} {a.name} from an element at "
+                                                   f"{s.span.file}:{s.span.first}: the call runs where it lives")
+                        continue
                     mismatched[dkey] = f"receives an array section {a.name}(...) at {s.span.file}:{s.span.first}"
                     reasons.setdefault((u.name, a.name), f"passed as a section to {callee.name}")
+    for dkey, why in inherited.items():
+        if dkey in actuals:  # also bound to whole arrays elsewhere: one storage cannot be both
+            mismatched.setdefault(dkey, why)
+        elif dkey not in mismatched:
+            reasons[dkey] = why
     for dkey, acts in actuals.items():
         if dkey in mismatched:
             reasons[dkey] = mismatched[dkey]

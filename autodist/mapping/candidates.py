@@ -81,14 +81,16 @@ def private_everywhere(an: ProgramAnalysis, table: ArrayTable) -> set[str]:
 
 
 def _runs_inside_private(an: ProgramAnalysis, table: ArrayTable) -> dict[str, set[str]]:
-    """Procedure -> the global arrays private to a loop around every call of it
-    (directly, or around every call of each of its callers)."""
+    """Procedure -> the global arrays private to a parallel loop around every
+    call of it (directly, or around every call of each of its callers).  A
+    serial loop's private arrays do not count: its iterations run in order on
+    every processor, so the callee's loops still share the array's work."""
     from .. import ir
 
     loops: dict[str, list] = {}
     for proc, ph in _phases(an):
         for lp in ph.loops:
-            if lp.private_arrays:
+            if lp.parallel and lp.private_arrays:
                 loops.setdefault(proc.name, []).append(lp)
     sites: dict[str, list[tuple[str, set[str]]]] = {}  # callee -> (caller, globals private around the site)
     for u in an.program.units:

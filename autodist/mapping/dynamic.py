@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from ..analysis.model import InnerCall, Phase, ProcedureAnalysis, ProgramAnalysis
 from ..layout.model import Layout
 from ..machine import MachineProfile
@@ -117,6 +119,19 @@ def phase_name(ph: Phase) -> str:
     return f"{ph.unit}:{ph.id}"
 
 
+@dataclass(frozen=True)
+class _CallTable:
+    """A call's entries priced per array: ``shared`` the caller's arrays some
+    entry maps, ``layouts[j]`` the distinct layouts of ``shared[j]`` among the
+    entries (None: not mapped), ``index[k, j]`` entry k's among them, ``fixed``
+    each entry's own cost and way back."""
+
+    shared: tuple[str, ...]
+    layouts: list
+    index: np.ndarray
+    fixed: np.ndarray
+
+
 class DynamicOptimizer:
     """Bottom-up interprocedural selection of remappings."""
 
@@ -137,6 +152,10 @@ class DynamicOptimizer:
             mapped |= set(s.evaluation.mapping.arrays)
         self.mapped = mapped  # arrays that have layouts (distributable)
         self._inner: dict[tuple, tuple[InnerChoice, ...]] = {}
+        self._remaps: dict[tuple[str, Layout, Layout], float] = {}
+        self._seen: dict[tuple, tuple[tuple[str, Layout], ...]] = {}  # keys hold ids: calls and entries live
+        self._choices: dict[tuple, InnerChoice] = {}  # as long as the optimizer (the analysis, self.solutions)
+        self._tables: dict[tuple, _CallTable] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -146,7 +165,12 @@ class DynamicOptimizer:
         never adds a remapping."""
         if a == b:
             return 0.0
-        return max(remap_cost(a, b, self.nranks, self.table.array(array).elem_size, self.machine), TIE_BREAK)
+        key = (array, a, b)
+        cost = self._remaps.get(key)
+        if cost is None:
+            cost = self._remaps[key] = max(remap_cost(a, b, self.nranks, self.table.array(array).elem_size,
+                                                      self.machine), TIE_BREAK)
+        return cost
 
     def phase_gids(self, proc: ProcedureAnalysis, ph: Phase) -> tuple[str, ...]:
         out = []
@@ -176,24 +200,79 @@ class DynamicOptimizer:
                 sol = self.solutions.get(call.callee)
                 if sol is None or not sol.entries:
                     continue
-                best: InnerChoice | None = None
-                for e in sol.entries:
-                    moves = self.call_moves(proc, call, m, e)
-                    one = e.cost + self._way_back(e) + sum(
-                        self.remap(a, x, y) + self.remap(a, y, x) for a, x, y in moves)
-                    if best is None or call.count * one < best.cost:
-                        best = InnerChoice(call, e, moves, call.count * one)
-                assert best is not None
-                out.append(best)
+                # owner-computes at the call: each processor runs its part of the calls
+                share = self.ev.call_share(proc, ph, call.callee, call.args, call.line, m)
+                out.append(self._inner_choice(proc, call, sol.entries, m, share))
             self._inner[key] = tuple(out)
         return self._inner[key]
+
+    def _inner_choice(self, proc: ProcedureAnalysis, call: InnerCall, entries, m: Mapping,
+                      share: float = 1.0) -> InnerChoice:
+        """The cheapest entry for one call under the caller's mapping ``m``
+        (the first of the cheapest, in the entries' order), the callee's own
+        work scaled by ``share`` (the part of the calls a processor runs).  The
+        answer depends on ``m`` only through the arrays the entries map (and
+        the share), so mappings that agree on those share it; the entries are priced together per array
+        over the few layouts each array has among them (a callee has hundreds
+        of entries), then the near-cheapest priced one by one as they always
+        were, so rounding picks the same entry."""
+        table = self._call_table(proc, call, entries)
+        here = tuple(m.layout(a) for a in table.shared)
+        key = (proc.name, id(call), here, share)
+        best = self._choices.get(key)
+        if best is not None:
+            return best
+        total = share * table.fixed
+        for j, (a, mine) in enumerate(zip(table.shared, here)):
+            if mine is None:
+                continue
+            price = np.array([0.0 if lay is None or lay == mine else self.remap(a, mine, lay) + self.remap(a, lay, mine)
+                              for lay in table.layouts[j]])
+            total += price[table.index[:, j]]
+        near = total <= total.min() * (1 + 1e-9) if call.count > 0 else np.arange(len(entries)) == 0
+        for k in np.flatnonzero(near):
+            e = entries[k]
+            moves = tuple((a, m.layout(a), lay) for a, lay in self._seen_layouts(proc, call, e)
+                          if m.layout(a) is not None and m.layout(a) != lay)
+            one = share * (e.cost + self._way_back(e)) + sum(
+                self.remap(a, x, y) + self.remap(a, y, x) for a, x, y in moves)
+            if best is None or call.count * one < best.cost:
+                best = InnerChoice(call, e, moves, call.count * one)
+        assert best is not None
+        self._choices[key] = best
+        return best
+
+    def _call_table(self, proc: ProcedureAnalysis, call: InnerCall, entries) -> "_CallTable":
+        key = (proc.name, id(call))
+        table = self._tables.get(key)
+        if table is None:
+            seen = [dict(self._seen_layouts(proc, call, e)) for e in entries]
+            shared = tuple(sorted({a for lays in seen for a in lays}))
+            layouts: list[list[Layout | None]] = []
+            index = np.zeros((len(entries), len(shared)), dtype=np.intp)
+            for j, a in enumerate(shared):
+                distinct: dict[Layout | None, int] = {}
+                for k, lays in enumerate(seen):
+                    index[k, j] = distinct.setdefault(lays.get(a), len(distinct))
+                layouts.append(list(distinct))
+            fixed = np.array([e.cost + self._way_back(e) for e in entries], dtype=float)
+            table = self._tables[key] = _CallTable(shared, layouts, index, fixed)
+        return table
+
+    def _seen_layouts(self, proc: ProcedureAnalysis, call: InnerCall, e: ProcEntry) -> tuple[tuple[str, Layout], ...]:
+        """The layouts of the callee's entry ``e`` seen from the call site
+        (dummies as their actuals), whatever the caller's mapping."""
+        key = (proc.name, id(call), id(e))
+        seen = self._seen.get(key)
+        if seen is None:
+            seen = self._seen[key] = self.to_caller(e.entry, self.rename(proc, call.callee, call.args)).layouts
+        return seen
 
     def call_moves(self, proc: ProcedureAnalysis, call: InnerCall, m: Mapping,
                    e: ProcEntry) -> tuple[tuple[str, Layout, Layout], ...]:
         """The arrays a call remaps on the way into the callee's entry ``e``
         from the caller's mapping ``m``: (array, layout in ``m``, entry's layout)."""
-        seen = self.to_caller(e.entry, self.rename(proc, call.callee, call.args))
-        return tuple((a, m.layout(a), lay) for a, lay in seen.layouts
+        return tuple((a, m.layout(a), lay) for a, lay in self._seen_layouts(proc, call, e)
                      if m.layout(a) is not None and m.layout(a) != lay)
 
     def inner_cost(self, proc: ProcedureAnalysis, ph: Phase, m: Mapping) -> float:

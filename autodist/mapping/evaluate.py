@@ -4,9 +4,10 @@ another machine (a sweep) costs almost nothing."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .. import ir
+from ..analysis.actuals import element_block
 from ..analysis.model import Phase, ProcedureAnalysis, ProgramAnalysis
 from ..ir import Span
 from ..layout.model import Axis, Layout
@@ -121,6 +122,26 @@ def seen_through(layout: Layout, bounds: tuple[tuple[int, int], ...] | None) -> 
                   template_name=seen.template_name, procs_name=seen.procs_name)
 
 
+def _procs_along(lay: Layout, t: int) -> int:
+    """Processors along distributed template dimension ``t``."""
+    k = sum(1 for f in lay.formats[:t] if f.distributed)
+    return lay.grid[k] if k < len(lay.grid) else 1
+
+
+def shared_cost(c: PhaseCost, share: float) -> PhaseCost:
+    """A phase's cost per execution when each processor runs ``share`` of its executions."""
+    if share == 1.0:
+        return c
+    return replace(c, computation=c.computation * share, movement=c.movement * share)
+
+
+def _shared(pe: PhaseEval, share: float) -> PhaseEval:
+    """A phase's cost when each processor runs ``share`` of its executions."""
+    if share == 1.0:
+        return pe
+    return replace(pe, cost=shared_cost(pe.cost, share))
+
+
 class Evaluator:
     """Prices phases under mappings; the work of a phase under the layouts of
     the arrays it uses is computed once (cache keyed by value)."""
@@ -135,6 +156,7 @@ class Evaluator:
         self._memo: dict[tuple[str, int], dict] = {}  # per phase, see phase_work
         self._facts: dict[tuple[str, int], dict[str, ArrayFacts]] = {}
         self._names: dict[tuple[str, int], dict[str, str]] = {}
+        self._sites: dict[tuple, list] = {}  # see _owned_actuals
 
     def phase_arrays(self, proc: ProcedureAnalysis, ph: Phase) -> dict[str, str]:
         """Local name -> global id of the arrays of a phase."""
@@ -192,14 +214,101 @@ class Evaluator:
         return PhaseEval(proc.name, ph.id, ph.kind, ph.span, proc.executions(ph.id), cost, ph.callee)
 
     def evaluate(self, mapping: Mapping, machine: MachineProfile) -> Evaluation:
+        shares = self.procedure_shares(mapping)
         phases = tuple(
-            self.phase(proc, ph, mapping, machine)
+            _shared(self.phase(proc, ph, mapping, machine), shares.get(proc.name, 1.0))
             for proc in self.an.procedures
             for ph in proc.phases
         )
-        calls = tuple(c for proc in self.an.procedures for ph in proc.phases
+        calls = tuple(c if shares.get(proc.name, 1.0) == 1.0 else replace(c, executions=c.executions * shares[proc.name])
+                      for proc in self.an.procedures for ph in proc.phases
                       for c in self.call_remaps(proc, ph, mapping, machine))
         return Evaluation(mapping, phases, calls)
+
+    def call_share(self, proc: ProcedureAnalysis, ph: Phase, callee: str, args: tuple, line: int,
+                   mapping: Mapping) -> float:
+        """The part of a call's work (inside loop phase ``ph``) that one
+        processor does under ``mapping``: owner-computes at the call.  An
+        element actual whose dummy covers leading dimensions that ``mapping``
+        does not distribute (``U(1,I,J)`` into ``X(5)``, ``U`` distributed
+        along ``J``) is a block one processor holds; the call runs there, so
+        the calls of a parallel loop over ``J`` are spread over the
+        processors of that dimension: 1/P of them per processor.  The
+        smallest such part over the call's actuals; 1 (every processor runs
+        every call) when there is none."""
+        if ph.kind != "loop":
+            return 1.0
+        best = 1.0
+        for gid, covered, bounds, subs in self._owned_actuals(proc, ph, callee, args, line):
+            lay = mapping.layout(gid)
+            if lay is None or not lay.distributed_dims:
+                continue
+            lay = localize(lay, bounds)
+            share = 1.0
+            for t, axis in enumerate(lay.align):
+                if not lay.formats[t].distributed or not isinstance(axis, Axis):
+                    continue  # a replicated or collapsed template dimension
+                if axis.dim < covered:
+                    share = 1.0  # the block is spread over processors: no owner
+                    break
+                if subs[axis.dim]:
+                    share /= _procs_along(lay, t)
+            best = min(best, share)
+        return best
+
+    def _owned_actuals(self, proc: ProcedureAnalysis, ph: Phase, callee: str, args: tuple,
+                       line: int) -> list[tuple[str, int, tuple[tuple[int, int], ...], tuple[bool, ...]]]:
+        """The element actuals of a call whose dummies cover leading
+        dimensions: (global id, dimensions covered, declared bounds, per
+        dimension whether its subscript is a parallel loop's index around the
+        call), computed once per call site."""
+        key = (proc.name, ph.id, line, callee, id(args))
+        got = self._sites.get(key)
+        if got is not None:
+            return got
+        out = []
+        unit = self.an.program.unit(proc.name)
+        target = self.an.program.unit(callee)
+        around = {lp.var for lp in ph.loops if lp.parallel and lp.line <= line <= lp.last_line}
+        for k, a in enumerate(args if unit is not None and target is not None else ()):
+            if not isinstance(a, ir.Index):
+                continue
+            covered = element_block(unit, a, target, k)  # type: ignore[arg-type]
+            gid = self.table.global_id(proc.name, a.name)
+            if covered is None or gid is None:
+                continue
+            sym = unit.symbol(a.name)  # type: ignore[union-attr]
+            subs = []
+            for sub in (ir.affine(x) for x in a.subscripts):
+                subs.append(sub is not None and len(sub.terms) == 1 and abs(sub.terms[0][1]) == 1
+                            and sub.vars[0] in around)
+            out.append((gid, covered, tuple(d.bounds for d in sym.dims), tuple(subs)))  # type: ignore[union-attr,misc]
+        self._sites[key] = out
+        return out
+
+    def procedure_shares(self, mapping: Mapping) -> dict[str, float]:
+        """Per procedure, the part of its invocations each processor runs
+        under ``mapping`` (:meth:`call_share` at its call sites inside loop
+        phases, times its callers' own part; 1 for the main program)."""
+        out: dict[str, float] = {}
+        weight: dict[str, float] = {}
+        part: dict[str, float] = {}
+        for name in reversed(self.an.bottom_up):  # callers first
+            proc = self.an.procedure(name)
+            if weight.get(name):
+                out[name] = part[name] / weight[name]
+            mine = out.get(name, 1.0)
+            for ph in proc.phases:
+                sites = [(c.callee, c.args, c.line, c.count) for c in ph.inner_calls]
+                if ph.kind == "call" and ph.callee:
+                    sites.append((ph.callee, ph.call_args, ph.span.first, 1.0))
+                for callee, args, line, count in sites:
+                    w = proc.executions(ph.id) * count
+                    if w <= 0:
+                        continue
+                    weight[callee] = weight.get(callee, 0.0) + w
+                    part[callee] = part.get(callee, 0.0) + w * mine * self.call_share(proc, ph, callee, args, line, mapping)
+        return {n: v for n, v in out.items() if v != 1.0}
 
     def argument_pairs(self, proc: ProcedureAnalysis, callee_name: str | None, args: tuple) -> dict[str, str]:
         """Dummy global id -> actual global id of the array arguments of a call

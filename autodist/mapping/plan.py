@@ -20,7 +20,7 @@ from ..machine import MachineProfile
 from .arrays import ArrayTable, build_array_table
 from .candidates import Alignment, align_program
 from .dynamic import DynamicOptimizer, InnerChoice, ProcEntry, phase_name
-from .evaluate import Evaluator
+from .evaluate import Evaluator, shared_cost
 from .memory import footprint, mapping_footprint
 from .model import Mapping, PhaseCost
 from .remap import remap_cost, remap_volume
@@ -187,6 +187,11 @@ class _Instance:
     procedure: str
     entry: ProcEntry | None  # None: the main program (its own dynamic selection)
     scale: float = 0.0  # invocations per run
+    shared: float = 0.0  # of them, those each processor runs (owner-computes at calls: see Evaluator.call_share)
+
+    @property
+    def share(self) -> float:
+        return self.shared / self.scale if self.scale else 1.0
 
 
 def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
@@ -205,6 +210,8 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
     roots = [main] + [n for n in reversed(an.bottom_up) if n != main and n not in called]
     instances: dict[str, _Instance] = {
         n: _Instance(n, n, None, 1.0 if n == main else an.procedure(n).invocations) for n in roots}
+    for inst in instances.values():
+        inst.shared = inst.scale
     by_key: dict[tuple, str] = {}
     sites: list[tuple[str, int, str]] = []  # (caller instance, call line, callee instance)
     order: list[str] = list(roots)
@@ -220,7 +227,8 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
             return m, None, callee
         return m, opt.ev.phase(proc, ph, m, opt.machine).cost, None
 
-    inner_remaps: list[tuple[str, int, InnerChoice, ProcEntry, float]] = []  # (instance, phase, choice, entry used, count)
+    # (instance, phase, choice, entry used, count, the part of the calls each processor runs)
+    inner_remaps: list[tuple[str, int, InnerChoice, ProcEntry, float, float]] = []
 
     def instance_for(callee: str, e: ProcEntry, function: bool) -> tuple[_Instance, ProcEntry]:
         """The instance running ``callee`` with entry ``e``: a clone per
@@ -249,9 +257,12 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                     for choice in opt.inner_calls(proc, ph, m):
                         function = an.program.unit(choice.call.callee).kind == "function"
                         callee, used = instance_for(choice.call.callee, choice.entry, function)
+                        site = opt.ev.call_share(proc, ph, choice.call.callee, choice.call.args, choice.call.line, m)
                         callee.scale += execs * choice.call.count
+                        callee.shared += execs * choice.call.count * inst.share * site
                         sites.append((inst.name, choice.call.line, callee.name))
-                        inner_remaps.append((inst.name, ph.id, choice, used, execs * choice.call.count))
+                        inner_remaps.append((inst.name, ph.id, choice, used, execs * choice.call.count * inst.share,
+                                             site))
                 if ph.kind != "call" or ph.callee not in opt.solutions:
                     continue
                 _m, _c, e = chosen_phase(inst, ph)
@@ -259,6 +270,7 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                     continue
                 callee, _used = instance_for(ph.callee, e, False)
                 callee.scale += execs
+                callee.shared += execs * inst.share
                 sites.append((inst.name, ph.span.first, callee.name))
     phases: list[PhaseDecision] = []
     remaps: list[RemapEvent] = []
@@ -275,13 +287,15 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                 first.setdefault(a, lay)
             execs = proc.flow.execution(ph.id) * inst.scale
             callee_inst = next((c for (ci, line, c) in sites if ci == iname and line == ph.span.first), ph.callee)
-            phases.append(PhaseDecision(iname, ph.id, ph.kind, ph.span, execs, m, cost, callee_inst,
+            phases.append(PhaseDecision(iname, ph.id, ph.kind, ph.span, execs, m,
+                                        shared_cost(cost, inst.share) if cost is not None else None, callee_inst,
                                         e.name if e is not None else None))
             if e is not None and opt.semantics == "hpf":
                 for a, lay in e.exit.layouts:  # the way back to the caller's mapping, paid in the call
                     back = e.entry.layout(a)
                     if back is not None and back != lay:
-                        remaps.append(_event(opt, iname, a, ph.id, ph.id, execs, lay, back, inst.procedure))
+                        remaps.append(_event(opt, iname, a, ph.id, ph.id, execs * inst.share, lay, back,
+                                             inst.procedure))
         if inst.entry is None or not inst.entry.static:
             sol = opt.solutions[inst.procedure]
             methods.append(f"{inst.procedure}: {sol.method}")
@@ -292,12 +306,12 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                 dst = _phase_id(r.target)
                 if dst is None:
                     continue  # leaving the procedure: the caller accounts for it
-                remaps.append(_event(opt, iname, r.array, _phase_id(r.source) or 0, dst, r.count * inst.scale,
+                remaps.append(_event(opt, iname, r.array, _phase_id(r.source) or 0, dst, r.count * inst.shared,
                                      r.key_from, r.key_to, inst.procedure))
         else:
             first.update(dict(inst.entry.entry.layouts))
         entry.append((iname, Mapping.of(first)))
-    for iname, pid, choice, used, count in inner_remaps:
+    for iname, pid, choice, used, count, site in inner_remaps:
         unit = instances[iname].procedure
         proc = an.procedure(unit)
         m = chosen_phase(instances[iname], proc.phase(pid))[0]
@@ -308,7 +322,7 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
             for a, lay in used.exit.layouts:  # the callee's way back to its entry mapping
                 back = used.entry.layout(a)
                 if back is not None and back != lay:
-                    remaps.append(_event(opt, iname, a, pid, pid, count, lay, back, unit))
+                    remaps.append(_event(opt, iname, a, pid, pid, count * site, lay, back, unit))
     clones = tuple(sorted({(i.procedure, i.name) for i in instances.values() if i.name != i.procedure}))
     notes = tuple(f"{p} is called with different mappings: clone {c}" for p, c in clones)
     return Solution("dynamic", tuple(phases), tuple(remaps), tuple(entry),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Callable, Hashable, Iterable, Mapping, Sequence
 
 from ..solvers import SolveResult
@@ -50,15 +51,19 @@ class Candidate:
         if unknown:
             raise ValueError(f"candidate {self.name}: exit layout for unused array(s) {sorted(unknown)}")
 
-    @property
+    @cached_property
     def arrays(self) -> tuple[str, ...]:
         return tuple(a for a, _ in self.layouts)
 
+    @cached_property
+    def _entries(self) -> dict[str, Key]:
+        return dict(self.layouts)
+
     def entry(self, array: str) -> Key:
-        for a, k in self.layouts:
-            if a == array:
-                return k
-        raise KeyError(f"candidate {self.name} has no layout for {array}")
+        try:
+            return self._entries[array]
+        except KeyError:
+            raise KeyError(f"candidate {self.name} has no layout for {array}") from None
 
     def exit(self, array: str) -> Key:
         for a, k in self.exits:

@@ -6,8 +6,9 @@
   layout of the array, the cheapest solution giving it that layout (a static
   candidate, or the other kind) — with the cost difference and the phases that
   contribute most to it (positive: the runner-up pays more there);
-* per replicated array: why (passed as a section, storage association, too
-  small for the processors, a private work array, cheaper replicated, ...).
+* per replicated array: why (passed as a section, a dummy inheriting a block
+  of its actual, storage association, too small for the processors, a
+  private work array, cheaper replicated, ...).
 
 Differences are in seconds per run of the program, runner-up minus chosen.
 """
@@ -32,6 +33,7 @@ SHORT_CHOICE = 3
 #: (category, words of the analysis' reason that put an array in it)
 CATEGORIES = (
     ("section actual", ("as a section", "array section")),
+    ("inherited block", ("the call runs where it lives",)),
     ("storage association", ("EQUIVALENCE", "storage associated", "declared with different bounds", "another shape")),
     ("private work array", ("private work array",)),
     ("unknown bounds", ("bounds not known",)),

@@ -7,6 +7,7 @@ no internal error and a sound (conservative) result."""
 from __future__ import annotations
 
 import json
+import subprocess
 import time
 
 import pytest
@@ -15,7 +16,7 @@ from autodist import ir
 from autodist.cli import main
 from autodist.frontend import read_program
 
-from ..conftest import PROGRAMS
+from ..conftest import PROGRAMS, requires_gfortran
 
 LEGACY = PROGRAMS / "legacy"
 
@@ -171,3 +172,55 @@ def test_attribute_form_alignees_with_their_own_dummy_lists_are_read(capsys, tmp
     assert mapping["X"]["align"] == "X(*) WITH T(*)"
     assert mapping["B"]["align"] == "B(I, J) WITH G(J, I)"
     annotate(capsys, tmp_path, LEGACY / "align_attribute_sources.f")
+
+
+DERIVED = LEGACY / "derived_type.f"
+
+
+def test_derived_types_are_read_as_opaque_and_the_written_mapping_is_costed(capsys):
+    # TYPE definitions, TYPE(...) scalars, arrays and dummies, components in loop
+    # bounds and bodies (NPB 3.0 HPF LU): read, each listed with its reason
+    doc = analyze(capsys, DERIVED)
+    reasons = {(o["procedure"], o["line"]): o["reason"] for o in doc["opaque"]}
+    assert "derived type definition" in reasons[("DTYPE", 7)] and "derived type definition" in reasons[("TOTAL", 40)]
+    assert "derived-type component" in reasons[("DTYPE", 17)] and "derived-type component" in reasons[("TOTAL", 47)]
+    program = read_program([DERIVED])
+    assert program.unit("DTYPE").symbol("PARTS").type == ir.DERIVED
+    assert program.unit("TOTAL").symbol("C").type == ir.DERIVED
+    code, out, err = run(capsys, "compare", "-q", DERIVED, "--as-written", "--procs", "4", "--format", "json")
+    assert code == 0, err
+    mapping = json.loads(out)["runs"][0]["as_written"]["mapping"]
+    assert mapping["X"]["distribute"] == "(BLOCK)" and mapping["Y"]["align"] == "Y(I) WITH X(I)"
+    assert "PARTS" not in mapping
+
+
+def test_a_loop_that_assigns_a_component_stays_sequential(capsys):
+    loops = _loops(analyze(capsys, DERIVED), "DTYPE")
+    bounded = next(lp for lp in loops if lp["line"] == 27)  # DO I = B%FIRST, B%LAST reads B only
+    assert bounded["parallel"]
+    carried = next(lp for lp in loops if lp["line"] == 30)  # Y(I) = Y(I) + B%FIRST; B%FIRST = B%FIRST + 1
+    assert not carried["parallel"] and "derived-type component" in carried["reason"]
+
+
+def test_an_array_of_a_derived_type_stays_replicated(capsys, tmp_path):
+    out = annotate(capsys, tmp_path, DERIVED)
+    directives = [l for l in (out / "derived_type.f").read_text().upper().splitlines() if l.startswith("CHPF$")]
+    assert any("DISTRIBUTE" in l for l in directives)
+    assert not any("PARTS" in l for l in directives)
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+def test_the_annotated_derived_type_program_prints_what_the_original_prints(capsys, tmp_path):
+    out = annotate(capsys, tmp_path, DERIVED)
+    printed = []
+    for src in (DERIVED, out / "derived_type.f"):
+        exe = tmp_path / f"exe{len(printed)}"
+        subprocess.run(["gfortran", "-std=legacy", "-w", str(src), "-o", str(exe)], check=True, capture_output=True)
+        printed.append(subprocess.run([str(exe)], check=True, capture_output=True, text=True).stdout)
+    assert printed[0] == printed[1] and "4094" in printed[0]
+
+
+def test_running_a_program_with_derived_types_is_a_one_line_refusal(capsys):
+    code, _, err = run(capsys, "run", "-q", "-np", "1", DERIVED)
+    assert code == 2 and err.strip().count("\n") == 0 and "derived type definition" in err

@@ -7,10 +7,25 @@ be promoted.
 ``ssor.f`` (the SSOR wavefronts of NAS LU and a parallel residual): the grid
 BLOCK along one dimension for every array, in every phase, on 4 and 16
 processors; the wavefronts run as a pipeline.
+
+``fft3d.f`` (the transforms by lines of NAS FT): the four grids BLOCK along
+the last dimension, so that the X and Y transforms are local; a transpose
+(remap onto another dimension) for the Z transform where it pays; the
+twiddle tables whole.
+
+``cgcsr.f`` (the conjugate gradient of NAS CG on a matrix in compressed
+rows): the vectors BLOCK, aligned; the matrix never moved every iteration.
+
+``mgpacked.f`` (the V-cycle of NAS MG over levels packed in 1-D work arrays,
+each passed as ``U(IR(K))`` to 3-D dummies): every level BLOCK along its last
+dimension.  Not yet: such levels are replicated, and the report says why.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -18,6 +33,7 @@ import pytest
 from autodist.frontend import read_program
 from autodist.machine import resolve_profile
 from autodist.pipeline import Pipeline
+from tests.conftest import requires_gfortran
 
 MINIAPPS = Path(__file__).resolve().parent.parent / "programs" / "miniapps"
 
@@ -76,3 +92,134 @@ def test_ssor_never_cyclic_and_16_processors_not_slower_than_4(ssor, profile):
     for plan in (p4, p16):
         assert "CYCLIC" not in plan.solution("best").describe()
     assert p16.solution("best").total <= p4.solution("best").total
+
+
+def _grid_dims(sol, arrays):
+    """Per phase using any of the arrays: the set of (distributed dim, format)."""
+    out = {}
+    for p in sol.phases:
+        lays = dict(p.mapping.layouts)
+        if not set(arrays) & set(lays):
+            continue
+        out[p.phase] = {(d, lay.formats[lay.tdim_of(d)].kind)
+                        for a in arrays if a in lays for lay in [lays[a]] for d in lay.distributed_dims}
+    return out
+
+
+GRIDS = ("XR", "XI", "YR", "YI")
+PROFILES = ["ddt1997", "cluster_ib", "manycore_smp"]
+
+
+@pytest.fixture(scope="module")
+def fft3d():
+    return Pipeline(read_program([MINIAPPS / "fft3d.f"]))
+
+
+def _phase_of_line(sol, line):
+    (phase,) = [p.phase for p in sol.phases if p.span.first <= line <= p.span.last]
+    return phase
+
+
+@pytest.mark.parametrize("procs", [4, 16])
+@pytest.mark.parametrize("profile", PROFILES)
+def test_fft3d_static_solution_is_the_experts(fft3d, profile, procs):
+    plan = fft3d.plan(resolve_profile(profile)[0], procs)
+    dims = _grid_dims(plan.static, GRIDS)
+    assert set().union(*dims.values()) == {(2, "BLOCK")}  # every grid BLOCK along Z in every phase
+    assert all(d for d in dims.values())  # and never whole
+    assert not set().union(*_grid_dims(plan.static, ("CR", "CI")).values())  # the tables whole
+
+
+@pytest.mark.parametrize("procs", [4, 16])
+@pytest.mark.parametrize("profile", PROFILES)
+def test_fft3d_best_solution_keeps_the_x_and_y_transforms_local(fft3d, profile, procs):
+    sol = fft3d.plan(resolve_profile(profile)[0], procs).solution("best")
+    dims = _grid_dims(sol, GRIDS)
+    assert all(len(d) == 1 and next(iter(d))[1] == "BLOCK" for d in dims.values())
+    for line, transformed in ((34, 0), (47, 1)):  # the X and the Y transform
+        assert next(iter(dims[_phase_of_line(sol, line)]))[0] != transformed
+
+
+def test_fft3d_transposes_where_the_slow_network_makes_reading_lines_dear(fft3d):
+    sol = fft3d.plan(resolve_profile("ddt1997")[0], 4).solution("best")
+    dims = _grid_dims(sol, GRIDS)
+    assert next(iter(dims[_phase_of_line(sol, 60)]))[0] != 2  # the Z transform local after a transpose
+
+
+@pytest.fixture(scope="module")
+def cgcsr():
+    return Pipeline(read_program([MINIAPPS / "cgcsr.f"]))
+
+
+@pytest.mark.parametrize("procs", [4, 16])
+@pytest.mark.parametrize("profile", PROFILES)
+def test_cgcsr_vectors_block_and_the_matrix_never_moves(cgcsr, profile, procs):
+    plan = cgcsr.plan(resolve_profile(profile)[0], procs)
+    for sol in (plan.static, plan.solution("best")):
+        vec = _grid_dims(sol, ("X", "R", "Q", "Z"))
+        assert set().union(*vec.values()) == {(0, "BLOCK")}
+        assert "CYCLIC" not in sol.describe()
+        # the matrix (values, column indices, row pointers) stays where it was
+        # assembled: whole, so no iteration moves it
+        assert not set().union(*_grid_dims(sol, ("A", "COLIDX", "ROWSTR")).values())
+
+
+@pytest.mark.parametrize("app", ["fft3d", "cgcsr"])
+@pytest.mark.parametrize("profile", PROFILES)
+def test_miniapp_16_processors_not_predicted_slower_than_4(app, profile, request):
+    pipeline = request.getfixturevalue(app)
+    machine = resolve_profile(profile)[0]
+    assert pipeline.plan(machine, 16).solution("best").total <= pipeline.plan(machine, 4).solution("best").total
+
+
+@pytest.mark.mpi
+@requires_gfortran
+def test_fft3d_annotated_with_its_transposes_runs_on_4_ranks_as_gfortran(tmp_path):
+    """The annotated program (REDISTRIBUTE between the transforms on the slow
+    network) executed on 4 ranks: the same results as gfortran."""
+    out = tmp_path / "fft3d.f"
+    done = subprocess.run([sys.executable, "-m", "autodist", "annotate", "-q", "--machine", "ddt1997", "--procs", "4",
+                           str(MINIAPPS / "fft3d.f"), "-o", str(out)], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert "REDISTRIBUTE" in out.read_text().upper()
+    done = subprocess.run([sys.executable, "-m", "autodist", "run", "-q", "-np", "4", "--verify", str(out)],
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "same results as gfortran" in done.stderr
+
+
+PACKED_LEVELS = ("a level of a packed work array passed as U(IR(K)) to a 3-D dummy is replicated, not its "
+                 "own distributed section (issue 12 item 1)")
+
+
+@pytest.fixture(scope="module")
+def mgpacked():
+    return Pipeline(read_program([MINIAPPS / "mgpacked.f"]))
+
+
+@pytest.mark.xfail(strict=True, reason=PACKED_LEVELS)
+@pytest.mark.parametrize("procs", [4, 16])
+@pytest.mark.parametrize("profile", PROFILES)
+def test_mgpacked_every_level_block_along_its_last_dimension(mgpacked, profile, procs):
+    sol = mgpacked.plan(resolve_profile(profile)[0], procs).static
+    for procedure in ("RESID", "PSINV"):
+        (phase,) = [p for p in sol.phases if p.procedure == procedure]
+        assert _grid_dims_of(phase, ("U", "R")) == {(2, "BLOCK")}
+
+
+def _grid_dims_of(phase, arrays):
+    lays = dict(phase.mapping.layouts)
+    return {(d, lays[a].formats[lays[a].tdim_of(d)].kind) for a in arrays if a in lays
+            for d in lays[a].distributed_dims} if all(a in lays for a in arrays) else set()
+
+
+def test_mgpacked_report_says_why_each_level_array_is_replicated(tmp_path):
+    report = tmp_path / "report.json"
+    done = subprocess.run([sys.executable, "-m", "autodist", "annotate", "-q", "--machine", "cluster_ib", "--procs", "4",
+                           str(MINIAPPS / "mgpacked.f"), "-o", str(tmp_path / "out.f"), "--report", str(report)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    reasons = {r["array"]: r["reason"] for r in json.loads(report.read_text())["replicated"]}
+    for array in ("U", "R"):
+        assert reasons[f"MGPACK.{array}"].startswith("passed as a section to ")  # the packed array
+        assert reasons[f"RESID.{array}"].startswith(f"receives an array section {array}(...) at ")  # a level

@@ -202,6 +202,104 @@ def test_no_jit_runs_the_numpy_and_inline_paths_with_the_same_output(distributed
                              "compile_seconds": 0.0, "kernels_compiled": 0, "kernels_loaded": 0, "procedures": []}
 
 
+# --------------------------------------------------------------------------- small routines on blocks (NPB BT's form)
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+def test_block_routines_called_with_element_actuals_run_compiled_as_gfortran(jit_cache, tmp_path):
+    """5x5 blocks of a 4-D array passed as element actuals to routines whose
+    subscripts are constants (constant-shape dummies: no bounds check or index
+    arithmetic left for numba), an ``X(1)`` "any size" dummy, an adjustable one;
+    the main program's loops as phase kernels, its arrays' constant bounds folded too."""
+    report = tmp_path / "r.json"
+    got = cli("run", JIT / "blocks.f", "--jit-after", "0", "--verify", "--rtol", "0", "--report", report)
+    assert got.returncode == 0, got.stderr
+    assert "same results as gfortran" in got.stderr
+    doc = json.loads(report.read_text())
+    assert doc["completed"] is True
+    paths = {p["procedure"]: (p["path"], p["compiled_calls"], p["python_calls"]) for p in doc["jit"]["procedures"]}
+    assert paths == {"BLOCKS": ("inline", 0, 0), "MATVEC": ("jit", 24, 0), "MATMUL": ("jit", 24, 0),
+                     "BINV": ("jit", 24, 0), "FILL": ("jit", 1, 0)}
+    loops = [p for p in doc["phases"] if p["procedure"] == "BLOCKS" and p["kind"] == "loop"]
+    assert loops and all(p["path"] == "jit" for p in loops), [(p["id"], p["path"], p["path_reason"]) for p in loops]
+
+
+CONSTANT_OUTSIDE = """\
+      PROGRAM OOB
+      DOUBLE PRECISION B(5,5,2)
+      INTEGER I
+      DO 10 I = 1, 2
+         CALL SETB(B(1,1,I))
+   10 CONTINUE
+      PRINT *, B(5,5,2)
+      END
+      SUBROUTINE SETB(A)
+      DOUBLE PRECISION A(5,5)
+      A(5,5) = 1.0D0
+      A({i},{j}) = 2.0D0
+      END
+"""
+
+
+@pytest.mark.parametrize("i, j, message", [
+    (6, 1, "index 6 of SETB.A dimension 1 is outside 1:5"),
+    (1, 0, "index 0 of SETB.A dimension 2 is outside 1:5"),
+])
+def test_a_constant_subscript_outside_constant_bounds_faults_as_in_python(jit_cache, tmp_path, i, j, message):
+    faults = []
+    for jit in (True, False):
+        with pytest.raises(RuntimeFault) as err:
+            run_here(tmp_path / f"o{jit}.f", jit=jit, text=CONSTANT_OUTSIDE.format(i=i, j=j))
+        faults.append((err.value.message, err.value.line))
+    assert faults[0] == faults[1] == (message, 12)
+
+
+SHORT_ACTUAL = """\
+      PROGRAM SHORT
+      DOUBLE PRECISION W(4), S
+      INTEGER I
+      DO 10 I = 1, 4
+         W(I) = DBLE(I)
+   10 CONTINUE
+      CALL SUMUP(W(2), S)
+      PRINT *, S
+      CALL PUT(W(2), 0)
+      PRINT *, W(4)
+      END
+      SUBROUTINE SUMUP(V, S)
+      DOUBLE PRECISION V(5), S
+      S = V(1) + V(2) + V(3) + V(4) + 10.0D0 * V(5)
+      END
+      SUBROUTINE PUT(V, X)
+      INTEGER X
+      DOUBLE PRECISION V(6)
+      V(3) = 7.0D0
+      V(5) = {v}
+      V(4) = V(6)
+      END
+"""
+
+
+def test_a_dummy_declared_larger_than_its_actual_reads_zeros_past_it_as_in_python(jit_cache, tmp_path):
+    runs = [run_here(tmp_path / f"s{jit}.f", jit=jit, text=SHORT_ACTUAL.format(v="DBLE(X)")) for jit in (True, False)]
+    (out, arrays, _, ex), (out0, arrays0, _, _) = runs
+    assert out == out0 and out.split() == ["9.0000000000000000", "7.0000000000000000"]
+    same_arrays(arrays, arrays0)
+    assert ex.kernels.calls["SUMUP"] == [1, 0] and ex.kernels.calls["PUT"] == [1, 0]
+
+
+@pytest.mark.parametrize("v", ["2.0D0", "-DBLE(X)"])  # -0.0 is a bit set too
+def test_a_dummy_written_past_its_actual_faults_as_in_python(jit_cache, tmp_path, v):
+    faults = []
+    for jit in (True, False):
+        with pytest.raises(RuntimeFault) as err:
+            run_here(tmp_path / f"p{jit}.f", jit=jit, text=SHORT_ACTUAL.format(v=v))
+        faults.append((err.value.message, err.value.line))
+    assert faults[0] == faults[1] == ("PUT wrote into dummy V past the end of its actual argument SHORT.W "
+                                      "(3 element(s) from there on)", 22)
+
+
 # --------------------------------------------------------------------------- faults, STOP, the time limit
 
 FAULTS = """\

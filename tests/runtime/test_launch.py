@@ -204,3 +204,24 @@ def test_the_watch_sees_a_rank_that_dies_and_not_one_that_finished(tmp_path):
                 break
             time.sleep(0.01)
     assert watch.first_ended == frozenset({1})
+
+
+def test_the_watch_names_no_rank_while_one_it_may_have_missed_is_unwatched(tmp_path):
+    """A rank whose pid the watch has not seen yet may have ended first (the MPI
+    library then kills the others): the watch must not name one of those."""
+    import subprocess
+    import time
+
+    from autodist.runtime.job.faults import DeathWatch, Mailbox
+
+    box = Mailbox(tmp_path)
+    dies = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
+    (tmp_path / f"pid{dies.pid}").write_text("0")  # rank 1 never registers its pid
+    with DeathWatch(box, 2) as watch:
+        dies.kill()
+        dies.wait()
+        for _ in range(200):
+            if watch.first_ended:
+                break
+            time.sleep(0.01)
+    assert watch.first_ended == frozenset({0, 1})

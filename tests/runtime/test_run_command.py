@@ -132,6 +132,22 @@ def test_a_job_that_does_not_end_is_stopped_at_the_timeout_at_every_rank_count(t
     assert time.monotonic() - t0 < 60
 
 
+@pytest.mark.parametrize("nranks", [1, 2])
+def test_a_run_stopped_at_the_timeout_still_writes_its_report(tmp_path, nranks):
+    path = tmp_path / "busy.f"
+    path.write_text("      PROGRAM BUSY\n      DOUBLE PRECISION A(50)\n      INTEGER I, K\n"
+                    "      DO 20 K = 1, 2000000000\n      DO 10 I = 1, 50\n      A(I) = I + K\n"
+                    "   10 CONTINUE\n   20 CONTINUE\n      PRINT *, A(1)\n      END\n")
+    report = tmp_path / "r.json"
+    out = cli("run", str(path), "-np", str(nranks), "--timeout", "10", "--no-jit", "--report", str(report),
+              timeout=180)
+    assert out.returncode == 2 and "the run did not finish within 10 s" in out.stderr
+    doc = json.loads(report.read_text())
+    assert doc["completed"] is False and "did not finish within 10 s" in doc["error"]
+    assert doc["nprocs"] == nranks and doc["ranks_reported"] == [0]
+    assert sum(p["executions"] for p in doc["phases"]) > 0  # what ran before the limit is there
+
+
 def test_profile_of_a_program_that_does_not_end_stops_at_the_timeout(tmp_path):
     path = tmp_path / "spin.f"
     path.write_text(SPIN)

@@ -132,6 +132,8 @@ def _item_offset(u: ir.Unit, e: ir.Expr, span: ir.Span) -> tuple[str, int]:
         if lo is not None and not (isinstance(lo, ir.Const) and type(lo.value) is int):
             raise fail("a substring start that is not a constant")
         extra, e = (lo.value - 1 if lo is not None else 0), e.base
+    if isinstance(e, ir.FuncRef) and e.kind == "external" and (u.symbol(e.name) or ir.Symbol(e.name, ir.REAL)).is_array:
+        e = ir.Index(e.name, e.args)  # an array declared after the EQUIVALENCE statement
     if isinstance(e, ir.Name):
         name, subs = e.name, ()
     elif isinstance(e, ir.Index):

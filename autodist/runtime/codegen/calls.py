@@ -14,6 +14,7 @@ from ..fortran.extensions import ROUTINES
 from ..fortran.foreign import RESULT_TYPES, abi_code
 from . import intrinsic_code as ic
 from .facts import unsupported
+from .procedures import is_dummy_procedure, passed_procedure
 
 
 class Calls:
@@ -23,33 +24,58 @@ class Calls:
 
     def call(self, s: ir.Call) -> None:
         em = self.em
-        callee = self.facts.units.get(s.name)
         r = em.fresh("res")
-        if callee is None and s.name in ROUTINES and not ROUTINES[s.name].function:
-            code, writeback = self.extension(s.name, s.args, s.span)
-            call = f"{r} = {code}"
-            self.store_commons()
-        elif callee is None and s.name in self.facts.linked:
-            code, writeback = self.linked(s.name, None, s.args, s.span)
-            call = f"{r} = {code}"
-            self.store_commons()
-        elif callee is None or callee.kind != "subroutine":
-            raise unsupported(f"CALL {s.name} (not a subroutine of the program)", s.span)
+        if is_dummy_procedure(self.unit, s.name):  # the routine the dummy holds, among those that may
+            options = [(f"v_{s.name} == {t!r}",) + self.subroutine_call(t, intrinsic, s)
+                       for t, intrinsic in self.procedure_targets(s.name)]
         else:
-            args, writeback = self.actuals(s.name, callee, s.args, s.span)
-            self.store_commons()
-            call = f"{r} = _U[{s.name!r}](_rt{''.join(', ' + a for a in args)})"
-        if s.span.first in self.call_lines:
+            options = [(None,) + self.subroutine_call(s.name, False, s)]
+        self.store_commons()
+        phase = s.span.first in self.call_lines
+        if phase:
             em(f"with _rt.call_phase(_f, {s.span.first}):")
+            em.level += 1
+        for k, (cond, call, writeback) in enumerate(options):
+            if cond is not None:
+                em(f"{'if' if k == 0 else 'elif'} {cond}:")
+                em.level += 1
+            em(f"{r} = {call}")
+            self.load_commons()
+            for j, target in writeback:
+                self.store_result(f"{r}[{j}]", target)
+            if any(isinstance(t, ir.Name) and t.name in {m for m, _, _ in self.common_scalars} for _, t in writeback):
+                self.store_commons()
+            if cond is not None:
+                em.level -= 1
+        if not options or options[0][0] is not None:
+            if options:
+                em("else:")
             with em.indent():
-                em(call)
-        else:
-            em(call)
-        self.load_commons()
-        for k, target in writeback:
-            self.store_result(f"{r}[{k}]", target)
-        if any(isinstance(t, ir.Name) and t.name in {m for m, _, _ in self.common_scalars} for _, t in writeback):
-            self.store_commons()
+                em(f"raise _fault({self.unbound(s.name)!r})")
+        if phase:
+            em.level -= 1
+
+    def subroutine_call(self, name: str, intrinsic: bool, s: ir.Call) -> tuple[str, list[tuple[int, ir.Expr]]]:
+        """The code calling subroutine ``name`` with the arguments of ``s``, and
+        the arguments to store back (at their positions in its result)."""
+        callee = self.facts.units.get(name)
+        if callee is None and not intrinsic and name in ROUTINES and not ROUTINES[name].function:
+            return self.extension(name, s.args, s.span)
+        if callee is None and not intrinsic and name in self.facts.linked:
+            return self.linked(name, None, s.args, s.span)
+        if callee is None or callee.kind != "subroutine":
+            via = f" through dummy {s.name}" if name != s.name else ""
+            raise unsupported(f"CALL {name}{via} (not a subroutine of the program)", s.span)
+        args, writeback = self.actuals(name, callee, s.args, s.span)
+        return f"_U[{name!r}](_rt{''.join(', ' + a for a in args)})", writeback
+
+    def procedure_targets(self, dummy: str) -> tuple[tuple[str, bool], ...]:
+        """The routines that may reach dummy procedure ``dummy`` (name, intrinsic?)."""
+        return (self.facts.procedures or {}).get((self.unit.name, dummy), ())
+
+    def unbound(self, dummy: str) -> str:
+        return (f"{self.unit.name}: dummy procedure {dummy} was given no routine of the program "
+                f"(none is passed to it)")
 
     def actuals(self, name: str, callee: ir.Unit, args: tuple[ir.Expr, ...], span: ir.Span
                 ) -> tuple[list[str], list[tuple[int, ir.Expr]]]:
@@ -62,6 +88,15 @@ class Calls:
         offset = 1 if callee.kind == "function" else 0
         for k, (d, a) in enumerate(zip(callee.args, args)):
             dsym = callee.symbol(d)
+            p = passed_procedure(self.unit, a)
+            if is_dummy_procedure(callee, d):
+                if p is None:
+                    raise unsupported(f"passing something other than a routine to dummy procedure {d} of {name}",
+                                      span)
+                out.append(f"v_{p[0]}" if is_dummy_procedure(self.unit, p[0]) else repr(p[0]))
+                continue
+            if p is not None:
+                raise unsupported(f"passing routine {p[0]} to dummy {d} of {name}, which is no procedure", span)
             if dsym is not None and dsym.is_array:
                 if not (isinstance(a, (ir.Name, ir.Index)) and self.is_array(a.name)):
                     raise unsupported(f"passing a scalar to array dummy {d} of {name}", span)

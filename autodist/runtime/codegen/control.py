@@ -19,9 +19,10 @@ class ControlFlow:
     def block(self, stmts: tuple[ir.Stmt, ...]) -> None:
         targets = labels_in(stmts) & self.all_targets
         if not targets:
+            before = len(self.em.lines)
             for s in stmts:
                 self.stmt(s)
-            if not stmts:
+            if len(self.em.lines) == before:  # nothing that runs (no statement, or only a FORMAT)
                 self.em("pass")
             return
         em = self.em

@@ -8,6 +8,7 @@ from ...errors import UnsupportedError
 from ...frontend.typeof import type_of
 from . import intrinsic_code as ic
 from .facts import ProgramFacts, unsupported
+from .procedures import is_dummy_procedure
 
 
 class Emitter:
@@ -213,6 +214,8 @@ class ExprGen:
     def funcref(self, e: ir.FuncRef) -> Code:
         if e.kind == "statement":
             return self.statement_function(e)
+        if is_dummy_procedure(self.unit, e.name):
+            return self.external(e)
         if e.kind == "intrinsic" or (e.name not in self.facts.units and ic.canonical_name(e.name) in ic.INTRINSICS):
             args = [self.expr(a) for a in e.args]
             try:

@@ -10,6 +10,7 @@ from ... import ir
 from ...analysis.model import ProgramAnalysis
 from ...errors import UnsupportedError
 from .association import StoragePlan, storage_plan
+from .procedures import Target, procedure_bindings
 
 
 def unsupported(what: str, span: ir.Span | None) -> UnsupportedError:
@@ -26,13 +27,15 @@ class ProgramFacts:
     commons: dict[str, tuple[tuple[str, ir.Type, tuple[int, ...] | None], ...]]  # block -> slots
     linked: frozenset[str] = frozenset()  # routines outside the program that --link libraries define
     storage: StoragePlan = StoragePlan()  # COMMON blocks and EQUIVALENCE classes kept as byte storage
+    procedures: dict[tuple[str, str], tuple[Target, ...]] | None = None  # (unit, dummy procedure) -> routines
 
 
 def program_facts(program: ir.Program, analysis: ProgramAnalysis, linked: frozenset[str] = frozenset()
                   ) -> ProgramFacts:
     """Modified dummies (transitively through calls, from the analysis), COMMON
     block slots (as the first unit declaring a block has them), the storage
-    association plan, and ``linked``: the routines the ``--link`` libraries give."""
+    association plan, the routines that may reach each dummy procedure, and
+    ``linked``: the routines the ``--link`` libraries give."""
     units = {u.name: u for u in program.units}
     mods = {p.name: p.effects.writes_args for p in analysis.procedures}
     commons: dict[str, tuple] = {}
@@ -46,4 +49,4 @@ def program_facts(program: ir.Program, analysis: ProgramAnalysis, linked: frozen
                     shape = sym.shape
                 slots.append((m, sym.type if sym else ir.REAL, shape))
             commons.setdefault(c.name, tuple(slots))
-    return ProgramFacts(units, mods, commons, linked, storage_plan(program))
+    return ProgramFacts(units, mods, commons, linked, storage_plan(program), procedure_bindings(program))

@@ -43,5 +43,30 @@ def _fault(message: str):
     return RuntimeFault(message)
 
 
+_FORMATS: dict = {}
+
+
+def _fmt_of(text: str):
+    """A format held in a CHARACTER variable or expression, parsed (once per text);
+    what follows its closing parenthesis is ignored, as gfortran does."""
+    got = _FORMATS.get(text)
+    if got is None:
+        from ..fortran.formats import parse_format
+
+        spec = text.strip()
+        depth = 0
+        for k, ch in enumerate(spec):
+            depth += (ch == "(") - (ch == ")")
+            if depth == 0 and ch == ")":
+                spec = spec[:k + 1]
+                break
+        got = _FORMATS[text] = parse_format(spec)
+    return got
+
+
+def _no_routine(message: str):
+    raise _fault(message)
+
+
 GENERATED_HELPERS = {"_Goto": _Goto, "StopProgram": StopProgram, "_pad": _pad, "_subset": _subset,
-                     "_streq": _streq, "_fault": _fault}
+                     "_streq": _streq, "_fault": _fault, "_no_routine": _no_routine, "_fmt_of": _fmt_of}

@@ -170,6 +170,9 @@ class InputOutput:
             text = s.fmt
         elif isinstance(s.fmt, ir.Const) and isinstance(s.fmt.value, str):
             text = s.fmt.value
+        elif isinstance(s.fmt, ir.Expr) and not isinstance(s.fmt, ir.Const) and \
+                self.ex.type_of(s.fmt).base == "character":  # a format held in a variable: parsed when it runs
+            return f"_fmt_of({self.ex.expr(s.fmt)[0]})"
         else:
             raise unsupported("a format held in a variable", s.span)
         if text not in self._format_index:

@@ -56,6 +56,8 @@ from .emitter import Code, Emitter, ExprGen
 from ..fortran.extensions import ROUTINES
 from .facts import ProgramFacts, unsupported
 from .io_code import InputOutput
+from .loop_exits import lower_loop_exits
+from .procedures import is_dummy_procedure
 from .scan import leaving_labels, phase_scalars
 
 
@@ -139,9 +141,10 @@ class UnitTranslator(Calls, InputOutput, ControlFlow):
         params = []
         for d in u.args:
             s = self.sym(d)
-            if s is None or s.kind in ("subroutine", "function") and not s.is_array:
+            if s is None or s.kind in ("subroutine", "function") and not s.is_array \
+                    and not is_dummy_procedure(u, d):
                 raise unsupported(f"dummy procedure {d}", u.span)
-            params.append(("a_" if s.is_array else "v_") + d)
+            params.append(("a_" if s.is_array else "v_") + d)  # a dummy procedure: the routine's name
         fname = f"u_{u.name}"
         em(f"def {fname}(_rt{''.join(', ' + p for p in params)}):")
         with em.indent():
@@ -155,7 +158,7 @@ class UnitTranslator(Calls, InputOutput, ControlFlow):
     def prologue(self) -> None:
         u, em = self.unit, self.em
         arrays = [d for d in u.args if self.is_array(d)]
-        scalar_dummies = [d for d in u.args if not self.is_array(d)]
+        scalar_dummies = [d for d in u.args if not self.is_array(d) and not is_dummy_procedure(u, d)]
         int_scalars = [d for d in scalar_dummies if self.sym(d).type.base == "integer"]
         em(f"_f = _rt.enter({u.name!r}, ({''.join(f'({a!r}, a_{a}), ' for a in arrays)}), "
            f"{{{', '.join(f'{d!r}: v_{d}' for d in int_scalars)}}})")
@@ -223,7 +226,7 @@ class UnitTranslator(Calls, InputOutput, ControlFlow):
         for k, n in enumerate(self.saved):
             em(f"_sv[{k}] = v_{n}")
         em("_rt.leave(_f)")
-        outs = [f"v_{d}" if not self.is_array(d) else "None" for d in u.args]
+        outs = [f"v_{d}" if not self.is_array(d) and not is_dummy_procedure(u, d) else "None" for d in u.args]
         if u.kind == "function":
             outs.insert(0, f"v_{u.result or u.name}")
         em(f"return ({', '.join(outs)}{',' if outs else ''})")
@@ -421,6 +424,8 @@ class _SeqExpr(ExprGen):
         self.tr = tr
 
     def external(self, e: ir.FuncRef) -> Code:
+        if is_dummy_procedure(self.unit, e.name):
+            return self.through_dummy(e)
         callee = self.facts.units.get(e.name)
         if callee is None and e.name in ROUTINES and ROUTINES[e.name].function:
             call, writeback = self.tr.extension(e.name, e.args, self.span)  # type: ignore[arg-type]
@@ -440,10 +445,29 @@ class _SeqExpr(ExprGen):
         return (f"(({r} := {call}){stores}, {r}[0])[-1]", t, False)
 
 
+    def through_dummy(self, e: ir.FuncRef) -> Code:
+        """A reference to dummy function ``e.name``: the FUNCTION (or intrinsic) it
+        holds, among those that may reach it, its result as the dummy's type."""
+        t = self.type_of_name(e.name)
+        code = f"_no_routine({self.tr.unbound(e.name)!r})"
+        for name, intrinsic in reversed(self.tr.procedure_targets(e.name)):
+            callee = self.facts.units.get(name)
+            if intrinsic:
+                c, ct, v = self.funcref(ir.FuncRef(name, e.args, ir.FuncKind.INTRINSIC))
+            elif callee is not None and callee.kind == "function":
+                c, ct, v = self.external(ir.FuncRef(name, e.args, ir.FuncKind.EXTERNAL))
+            else:
+                raise unsupported(f"a reference to {name} through dummy function {e.name} (not a FUNCTION "
+                                  f"of the program or an intrinsic)", self.span)
+            c = c if t.base == "character" else ic.convert(c, ct, t, v)
+            code = f"({c} if v_{e.name} == {name!r} else {code})"
+        return (code, t, False)
+
+
 def translate_unit(unit: ir.Unit, facts: ProgramFacts, phase_lines: set[int] = frozenset(),
                    instrument: bool = False, call_lines: set[int] = frozenset()) -> Translation:
     """The Python translation of ``unit`` (see the module docstring);
     ``phase_lines``/``call_lines``: first lines of its loop and call phases."""
-    tr = UnitTranslator(unit, facts, phase_lines, instrument, call_lines)
+    tr = UnitTranslator(lower_loop_exits(unit), facts, phase_lines, instrument, call_lines)
     tr.ex = _SeqExpr(tr)
     return tr.translate()

@@ -223,6 +223,9 @@ def _build_block(body, loops, unit, infos, patterns, stmts, facts, path) -> list
                 if b.cond is not None:
                     _check_expr(b.cond, unit, facts)
                 node.branches.append((b.cond, _build_block(b.body, loops, unit, infos, patterns, stmts, facts, path)))
+            if _guards_shifted_refs(node, set(loops)):
+                raise _NotFast(f"line {s.span.first}: an IF on the loop variables guards a reference shifted "
+                               f"along one (checked where the IF lets it through)")
             out.append(node)
         else:
             raise _NotFast(f"line {s.span.first}: {type(s).__name__.upper()} statement in the loop")
@@ -362,8 +365,8 @@ def _chain_ok(shape: PhaseShape, chain: list[LoopNode]) -> bool:
     varying = {n.stmt.target.name for n in _inner_nodes(inner.children)
                if isinstance(n, StmtNode) and isinstance(n.stmt.target, ir.Name)}
     for n in _inner_nodes(inner.children):
-        if isinstance(n, LoopNode) and ir.stmt_names(n.do) & names:
-            return False
+        if isinstance(n, LoopNode) and ir.stmt_names(n.do) & (names | varying):
+            return False  # bounds that differ from one iteration of the chain to the next
         if isinstance(n, IfNode):
             for cond, _ in n.branches:
                 if cond is not None and not _refs_ok(cond, names, varying):
@@ -393,6 +396,28 @@ def _chain_ok(shape: PhaseShape, chain: list[LoopNode]) -> bool:
         if isinstance(n, IfNode) and reduction_form(n.stmt) is not None:
             return False
     return True
+
+
+def _guards_shifted_refs(n: IfNode, names: set[str]) -> bool:
+    """Whether an IF on the chain's variables (``I .EQ. 1 .OR. I .EQ. NX``) guards a
+    reference shifted along one (``U(I-1, J)``): the boundary idiom, where the
+    shifted element is outside the array on the iterations the IF excludes.  The
+    vectorized path checks every reference over the whole loop range (and a mask
+    evaluates it everywhere), so such a phase runs on the scalar paths, which
+    evaluate only what the IF lets through."""
+    if not any(cond is not None and ir.names(cond) & names for cond, _ in n.branches):
+        return False
+    for _, children in n.branches:
+        for c in _inner_nodes(children):
+            exprs = c.stmt.exprs() if isinstance(c, StmtNode) else ()
+            if isinstance(c, IfNode):
+                exprs = tuple(cond for cond, _ in c.branches if cond is not None)
+            for x in (x for e in exprs for x in e.walk() if isinstance(x, ir.Index)):
+                for sub in x.subscripts:
+                    a = ir.affine(sub)
+                    if a is not None and set(a.vars) & names and a.const != 0:
+                        return True
+    return False
 
 
 def _direct_child(loop: LoopNode, node: StmtNode) -> bool:

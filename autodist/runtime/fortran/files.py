@@ -67,6 +67,26 @@ def _records(data: bytes) -> list[str]:
     return lines
 
 
+class RecordedInput:
+    """Standard input as the program reads it, line by line, keeping every
+    line read: ``--verify`` feeds the references (the sequential run, the
+    gfortran binary) exactly the input the run under test consumed, since a
+    stream read once cannot be read again."""
+
+    def __init__(self, stream: BinaryIO | None):
+        self.stream = stream
+        self.lines: list[bytes] = []
+
+    def readline(self) -> bytes:
+        line = self.stream.readline() if self.stream is not None else b""
+        if line:
+            self.lines.append(line)
+        return line
+
+    def recorded(self) -> bytes:
+        return b"".join(self.lines)
+
+
 class FileTable:
     """The connected units of one run (on the I/O rank only)."""
 

@@ -127,8 +127,14 @@ def own_reason(u: ir.Unit, facts: ProgramFacts) -> str:
     if st.aliased.get(u.name) or st.local_scalars(u) or st.places.get(u.name) or any(
             st.associated(c.name) for c in u.commons):
         return "storage association (EQUIVALENCE or COMMON blocks declared unlike)"
+    for sym in u.arrays:
+        if u.kind in ("subroutine", "function") and not sym.dummy and any(
+                d.bounds is None and d.upper is not None for d in sym.dims or ()):
+            return f"automatic array {sym.name} (allocated on each entry)"
     for d in u.args:
         sym = u.symbol(d)
+        if sym is not None and sym.dummy and not sym.is_array and sym.kind in ("subroutine", "function"):
+            return f"dummy procedure {d}"
         if sym is not None and sym.type.base in _TYPES:
             return f"dummy {d}: {_TYPES[sym.type.base]}"
     if u.kind == "function" and (u.result_type or ir.REAL).base in _TYPES:

@@ -37,7 +37,7 @@ from contextlib import contextmanager
 import numpy as np
 
 from ... import ir
-from ...errors import UnsupportedError
+from ...errors import RuntimeFault, UnsupportedError
 from ..codegen import intrinsic_code as ic
 from .check import foreign_names
 from .compiler import Module
@@ -67,6 +67,18 @@ def arg_types(args) -> list:
     import numba
 
     return [numba.typeof(a) for a in args]
+
+
+def _time_limit(exc: BaseException) -> RuntimeFault | None:
+    """The run's time limit (a :class:`RuntimeFault` raised by its alarm) when it is
+    ``exc`` or what numba wrapped into ``exc``; None for numba's own errors."""
+    seen = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, RuntimeFault):
+            return exc
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return None
 
 
 def default_after() -> float:
@@ -100,12 +112,18 @@ class Jit:
         """The compiled function ``name`` of ``module`` for ``signature()`` (numba
         types; importing numba, the first time, counts as compiling), or ``(None, why not)``."""
         t0 = time.perf_counter()
+        armed = signal.getitimer(signal.ITIMER_REAL)[0] > 0
         try:
             with warnings.catch_warnings():  # numba's notes (object mode holds the GIL, ...) are not the user's
                 warnings.simplefilter("ignore")
                 fn = module.function(name)
                 fn.compile(tuple(signature()))
         except Exception as exc:  # numba's typing or lowering errors: the other path runs
+            limit = _time_limit(exc)
+            if limit is not None:  # the run's time limit fired while numba compiled: the run ends
+                raise limit from None
+            if armed and signal.getitimer(signal.ITIMER_REAL)[0] == 0:
+                raise RuntimeFault("the run was interrupted (its time limit passed while numba compiled)") from None
             first = str(exc).strip().splitlines()
             return None, f"numba could not compile it: {first[0] if first else type(exc).__name__}"
         finally:

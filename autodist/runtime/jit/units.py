@@ -103,6 +103,52 @@ class KernelModule:
         return self.statics.name(key)
 
 
+def _int(code) -> int | None:
+    """The value of ``code`` when it is an integer literal."""
+    if isinstance(code, int):
+        return code
+    text = code.strip()
+    while text.startswith("(") and text.endswith(")") and text.count("(") == 1:
+        text = text[1:-1].strip()
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
+def _plus(a, b):
+    """Code of ``a + b``, folded when both are numbers (an int for a number)."""
+    x, y = _int(a), _int(b)
+    if x is not None and y is not None:
+        return x + y
+    if x == 0:
+        return b
+    if y == 0:
+        return a
+    return f"{a} + {b}" if y is None or y > 0 else f"{a} - {-y}"
+
+
+def _times(a, b):
+    """Code of ``a * (b)``, folded when both are numbers."""
+    x, y = _int(a), _int(b)
+    if x is not None and y is not None:
+        return x * y
+    if x == 0 or y == 0:
+        return 0
+    if x == 1:
+        return b
+    return f"{a} * ({b})"
+
+
+def _const_bounds(dim: ir.Dim, last: bool) -> tuple[int, int] | None:
+    """A dummy dimension's bounds when both are integer constants that stay as
+    written (a last dimension ``X(1)`` may stand for "any size": not fixed)."""
+    b = dim.bounds
+    if b is None or (last and b[0] == b[1]):
+        return None
+    return b
+
+
 @dataclass
 class KArray:
     """An array as a kernel reaches it: storage, offset and bounds (code), label."""
@@ -174,6 +220,7 @@ class KernelTranslator(UnitTranslator):
         self.ex = _KernelExpr(self)
         self.frames: list[_Frame] = []
         self.arrays: dict[str, KArray] = {}
+        self.padded: list[str] = []  # dummies that may work on a padded copy (see _dummy_array)
         self.in_phase = False
 
     # ---------------------------------------------------------------- kernels
@@ -225,7 +272,19 @@ class KernelTranslator(UnitTranslator):
                 for d in range(rank):
                     em(f"{ext[d]} = H{d}_{n} - L{d}_{n} + 1")
                 lo, hi = [f"L{d}_{n}" for d in range(rank)], [f"H{d}_{n}" for d in range(rank)]
-                self.arrays[n] = KArray(f"a_{n}", lo, hi, ext, f"lb_{n}", self._key(n, lo, hi))
+                key = self._key(n, lo, hi)
+                dims = self.sym(n).dims
+                fixed = {d: b for d, dim in enumerate(dims) if (b := _const_bounds(dim, d == rank - 1)) is not None}
+                if fixed:  # declared constant: written as numbers (subscripts fold), checked once here
+                    site = self.mod.sites.message(f"internal error: the bounds of {n} in a kernel are not "
+                                                  "its declared ones", em.where)
+                    cond = " or ".join(f"L{d}_{n} != {b[0]} or H{d}_{n} != {b[1]}" for d, b in fixed.items())
+                    em(f"if {cond}:")
+                    em(f"    raise JitFault({site}, 0, 0, 0, -1)")
+                    lo, hi = list(lo), list(hi)
+                    for d, b in fixed.items():
+                        lo[d], hi[d], ext[d] = str(b[0]), str(b[1]), str(b[1] - b[0] + 1)
+                self.arrays[n] = KArray(f"a_{n}", lo, hi, ext, f"lb_{n}", key)
             if calls:
                 self._common_slots()
             self.do(do)
@@ -296,6 +355,7 @@ class KernelTranslator(UnitTranslator):
         em(f"n_{d} = len(a_{d})")
         em(f"h_{d} = n_{d} - o_{d}")
         lo, hi, ext = [], [], []
+        lits: dict[int, tuple[str, str, str]] = {}
         for k, dim in enumerate(sym.dims):
             lo.append(f"L{k}_{d}")
             hi.append(f"H{k}_{d}")
@@ -312,13 +372,57 @@ class KernelTranslator(UnitTranslator):
                     em(f"if {hi[k]} == {lo[k]} and h_{d} > {rest}:")
                     em(f"    {hi[k]} = {assumed}")
             em(f"{ext[k]} = {hi[k]} - {lo[k]} + 1")
-        key = self._key(d, lo, hi)
+            fixed = _const_bounds(dim, last)
+            if fixed is not None:  # constant bounds: written as numbers, so that subscripts fold (see position)
+                lits[k] = (str(fixed[0]), str(fixed[1]), str(fixed[1] - fixed[0] + 1))
+        key = self._key(d, lo, hi)  # from the variables: int64 arithmetic, as the executor's key wraps
+        for k, (lo_k, hi_k, ext_k) in lits.items():
+            lo[k], hi[k], ext[k] = lo_k, hi_k, ext_k
         own = self.mod.label(f"{self.unit.name}.{d}")
         em(f"lab_{d} = lb_{d} if ks_{d} == {key} else {own}")
-        self.arrays[d] = KArray(f"a_{d}", lo, hi, ext, f"lab_{d}", key, f"o_{d}", f"n_{d}", f"lb_{d}")
+        # A dummy declared larger than what its actual holds works on a copy padded with
+        # zeros (reads past the actual give 0, as on the Python path), put back at every
+        # exit (see release_padded): every element the subscripts reach is then in
+        # storage, so reads index it directly, and writes past the actual (m_) still fault.
+        size = " * ".join(f"{ext[k]}" for k in range(len(sym.dims))) or "1"
+        em(f"S_{d} = max({size}, 0)")
+        em(f"r_{d} = a_{d}")
+        em(f"q_{d} = o_{d}")
+        em(f"m_{d} = n_{d}")
+        em(f"pd_{d} = h_{d} < S_{d}")
+        em(f"if pd_{d}:")
+        with em.indent():
+            em(f"g_{d} = max(h_{d}, 0)")
+            em(f"a_{d} = np.zeros(S_{d}, r_{d}.dtype)")
+            em(f"a_{d}[:g_{d}] = r_{d}[q_{d}:q_{d} + g_{d}]")
+            em(f"o_{d} = 0")
+            em(f"n_{d} = S_{d}")
+            em(f"m_{d} = g_{d}")
+        self.padded.append(d)
+        self.arrays[d] = KArray(f"a_{d}", lo, hi, ext, f"lab_{d}", key, f"o_{d}", f"m_{d}", f"lb_{d}")
+
+    def release_padded(self) -> None:
+        """Before leaving the unit: the padded copies of dummies back into their actuals;
+        a value other than zero written past an actual (by a callee) is the fault a write
+        there is."""
+        em = self.em
+        for d in self.padded:
+            site = self.mod.sites.message(
+                f"{self.unit.name} wrote into dummy {d} past the end of its actual argument {{label}} "
+                "({value} element(s) from there on)", em.where)
+            em(f"if pd_{d}:")
+            with em.indent():
+                em(f"r_{d}[q_{d}:q_{d} + m_{d}] = a_{d}[:m_{d}]")
+                # any bit set past the actual (-0.0 too), as the Python path compares bytes
+                negzero = f" or np.copysign(1.0, a_{d}[_t]) < 0" if ic.kind(self.sym(d).type) in ("r4", "r8") else ""
+                em(f"for _t in range(m_{d}, S_{d}):")
+                with em.indent():
+                    em(f"if a_{d}[_t] != 0{negzero}:")
+                    em(f"    raise JitFault({site}, m_{d}, 0, 0, lb_{d})")
 
     def epilogue(self) -> None:
         u, em = self.unit, self.em
+        self.release_padded()
         self.store_commons()
         for n, (kind, j) in zip(self.saved, self.mod.statics.saved_slots(u.name)):
             em(f"{self.mod.static(('V', u.name, kind))}[{j}] = v_{n}")
@@ -335,34 +439,32 @@ class KernelTranslator(UnitTranslator):
             raise NotCompiled(f"array {e.name} is not reachable here")
         if len(e.subscripts) != len(ka.lo):
             raise NotCompiled(f"{e.name} referenced with {len(e.subscripts)} subscript(s)")
-        terms = []
+        terms: list[str | int] = []
         for d, sub in enumerate(e.subscripts):
+            code = self.ex.int_expr(sub)
+            v, lo, hi = _int(code), _int(ka.lo[d]), _int(ka.hi[d])
+            if v is not None and lo is not None and hi is not None and lo <= v <= hi:
+                terms.append(v - lo)  # a constant subscript inside constant bounds: no check, no arithmetic
+                continue
             site = self.mod.sites.index(f"{e.name if self.bare else '{label}'} dimension {d + 1}", self.em.where)
-            terms.append(f"(at({site}, {self.ex.int_expr(sub)}, {ka.lo[d]}, {ka.hi[d]}, {ka.label}) - {ka.lo[d]})")
+            terms.append(f"(at({site}, {code}, {ka.lo[d]}, {ka.hi[d]}, {ka.label}) - {ka.lo[d]})")
         pos = terms[-1]
         for d in range(len(terms) - 2, -1, -1):
-            pos = f"{terms[d]} + {ka.ext[d]} * ({pos})"
-        return ka, (pos if ka.off == "0" else f"{ka.off} + {pos}")
+            pos = _plus(terms[d], _times(ka.ext[d], pos))
+        return ka, str(_plus(ka.off, pos))
 
     def read(self, e: ir.Index) -> str:
         ka, pos = self.position(e)
         t = self.ex.type_of_name(e.name)
-        code = f"rd({ka.buf}, {pos}, {ka.avail}, {ic.zero_code(t)})" if ka.avail else f"{ka.buf}[{pos}]"
+        code = f"{ka.buf}[{pos}]"  # in storage: subscripts checked, dummies padded (see _dummy_array)
         k = ic.kind(t)
         return f"int({code})" if k == "i" else (f"bool({code})" if k == "l" else code)
 
     def write(self, target: ir.Index, value: str) -> None:
-        if not ka_avail(self.arrays.get(target.name)):
-            ka, pos = self.position(target)
-            self.em(f"{ka.buf}[{pos}] = {value}")
-            return
-        v = self.em.fresh("w")
-        self.em(f"{v} = {value}")
+        # in storage (subscripts checked, dummies padded): a write past a dummy's actual
+        # lands in its padded copy and faults when the unit leaves, as on the Python path
         ka, pos = self.position(target)
-        site = self.mod.sites.message(
-            f"{self.unit.name} wrote into dummy {target.name} past the end of its actual argument {{label}} "
-            "({value} element(s) from there on)", self.em.where)
-        self.em(f"wr({site}, {ka.buf}, {pos}, {ka.avail}, {v}, {ka.base_label}, {ka.avail} - {ka.off})")
+        self.em(f"{ka.buf}[{pos}] = {value}")
 
     def hoisted(self, call: str, writeback) -> str:
         """A FUNCTION that writes its arguments, called before the statement whose
@@ -402,6 +504,7 @@ class KernelTranslator(UnitTranslator):
 
     def stmt1(self, s: ir.Stmt) -> None:
         if isinstance(s, ir.Stop):
+            self.release_padded()
             self.store_commons()
             self.em(f"raise JitStop({self.mod.stop(_stop_value(s.code))})")
         elif isinstance(s, ir.Return) and self.in_phase:
@@ -582,10 +685,6 @@ class _KernelLoop:
         self.tr.frames.pop()
         if exc[0] is None:
             self.tr.escapes(self.frame)
-
-
-def ka_avail(ka: KArray | None) -> bool:
-    return ka is not None and ka.avail is not None
 
 
 def _stop_value(code: ir.Expr | None):

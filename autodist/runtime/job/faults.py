@@ -35,6 +35,14 @@ from ...errors import RuntimeFault
 MAILBOX = "AUTODIST_JOB_MAILBOX"
 
 
+def expired() -> bool:
+    """Whether a :func:`deadline` of this process has fired."""
+    return _EXPIRED[0]
+
+
+_EXPIRED = [False]
+
+
 @contextmanager
 def deadline(seconds: float | None, what: str = "the run"):
     """Raise :class:`RuntimeFault` in the running code once ``seconds`` have
@@ -45,6 +53,7 @@ def deadline(seconds: float | None, what: str = "the run"):
         return
 
     def expire(signum, frame):
+        _EXPIRED[0] = True
         raise RuntimeFault(f"{what} did not finish within {seconds:g} s")
 
     previous = signal.signal(signal.SIGALRM, expire)
@@ -274,12 +283,16 @@ class DeathWatch:
                             continue
                         fds[fd] = rank
                         poller.register(fd, select.POLLIN)
+                unwatched = set(range(self.nranks)) - set(fds.values()) - gone
                 for fd, _ in poller.poll(self.POLL * 1000):
                     poller.unregister(fd)
                     gone.add(fds[fd])
                 died = {r for r in gone if not self.mailbox.accounted(r)}
                 if died:
-                    self.first_ended = frozenset(died)
+                    # a rank not yet watched may have ended before those seen
+                    # (a loaded machine starts the watch late): then it is
+                    # one of them, not named
+                    self.first_ended = frozenset(died | {r for r in unwatched if not self.mailbox.accounted(r)})
         finally:
             for fd in fds:
                 os.close(fd)

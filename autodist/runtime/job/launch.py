@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ...errors import AutodistError, RuntimeFault, UsageError, stage_of
-from .faults import MAILBOX, BannerFilter, DeathWatch, Failure, Mailbox, deadline
+from .faults import MAILBOX, BannerFilter, DeathWatch, Failure, Mailbox, deadline, expired
 
 #: Seconds an MPI job may run before autodist kills it.
 DEFAULT_TIMEOUT = 600.0
@@ -265,6 +265,8 @@ def guarded(fn: Callable[..., int | None], *args, timeout: float | None = None, 
             mailbox.finished(comm.Get_rank())
         return status
     except AutodistError as exc:
+        if expired() and comm.Get_rank() != 0 and comm.Get_size() > 1:
+            time.sleep(REPORT_GRACE)  # rank 0 reaches the same limit now: let it write the run's report
         return _die(comm, mailbox, 2, str(exc))
     except KeyboardInterrupt:
         return _die(comm, mailbox, 130, "interrupted")
@@ -272,6 +274,10 @@ def guarded(fn: Callable[..., int | None], *args, timeout: float | None = None, 
         stage = stage_of(exc)
         return _die(comm, mailbox, 3, f"{type(exc).__name__}{f' in stage {stage}' if stage else ''}: {exc}")
 
+
+#: Seconds a rank other than 0 that reached the time limit waits before ending the
+#: job, so that rank 0, which reaches it at about the same moment, writes the report.
+REPORT_GRACE = 2.0
 
 #: Seconds a failing rank waits between printing its message and aborting,
 #: so that the process manager forwards the message before it kills the job.

@@ -106,7 +106,7 @@ def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: d
             for k in _FIELDS:
                 row[k] += reg.get(k, 0)
         totals.append(row)
-    return {"version": 1, "program": list(files), "nprocs": nprocs, "seconds": seconds,
+    return {"version": 1, "program": list(files), "nprocs": nprocs, "seconds": seconds, "completed": True,
             "stop": stop if stop is None or isinstance(stop, (int, str)) else str(stop),
             "phases": phases, "remaps": remaps, "linked": calls, "other": other, "totals": totals,
             "replicated": [{"array": a, "reason": why} for a, why in sorted((kept_replicated or {}).items())],

@@ -22,7 +22,8 @@ from typing import TextIO
 
 import numpy as np
 
-from ...errors import AutodistError
+from ...errors import AutodistError, RuntimeFault
+from ..fortran.files import RecordedInput
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,7 @@ class RunRequest:
     dump: str | None = None
     verify: bool = False
     rtol: float = 1e-12
+    verify_skip: tuple[str, ...] = ()  # regexes: printed lines --verify leaves out
     vectorize: bool = True
     distribute: bool = True
     gfortran: bool = True
@@ -128,10 +130,18 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
     tee = io.StringIO() if req.verify else None
     stream = _Tee(out, tee) if tee is not None else out
     options = RunOptions(vectorize=req.vectorize, distribute=req.distribute, jit=req.jit, jit_after=req.jit_after)
-    ex = Executor(program, analysis, comm, options, out=stream, translations=translations, foreign=foreign)
+    # --verify feeds the references what this run read of standard input
+    stdin = RecordedInput(sys.stdin.buffer) if req.verify and comm.Get_rank() == 0 else None
+    ex = Executor(program, analysis, comm, options, out=stream, translations=translations, foreign=foreign,
+                  stdin=(lambda: stdin) if stdin is not None else None)
     comm.Barrier()
     t0 = time.perf_counter()
-    stop = ex.run()
+    try:
+        stop = ex.run()
+    except RuntimeFault as exc:  # a fault or the time limit: what ran so far, for the user to see where
+        if req.report and rank == 0:
+            _write_partial_report(req, ex, analysis, program, comm.Get_size(), time.perf_counter() - t0, exc)
+        raise
     seconds = comm.allreduce(time.perf_counter() - t0, op=_max())
     per_rank = ex.comms.stats.gather(comm, root=0)
     predicted = comm.gather(ex.predicted, root=0)
@@ -156,7 +166,7 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
         ok = None
         if rank == 0:
             ok = _verify(req, (program, analysis, translations), foreign, link.reference_inputs(built), arrays,
-                         bounds, tee.getvalue())  # type: ignore[union-attr]
+                         bounds, tee.getvalue(), stdin.recorded())  # type: ignore[union-attr]
         ok = comm.bcast(ok, root=0) if comm.Get_size() > 1 else ok
         if not ok:
             status = 1
@@ -165,6 +175,25 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
         print(f"autodist: ran {', '.join(program.files)} on {comm.Get_size()} rank(s) in {seconds:.3g} s{where}",
               file=sys.stderr)
     return status
+
+
+def _write_partial_report(req: RunRequest, ex, analysis, program, nprocs: int, seconds: float, exc) -> None:
+    """The report of a run that ended with an error (the time limit, a fault), from
+    rank 0's own counters only (the other ranks are not asked: they may be gone),
+    marked ``"completed": false`` with the error."""
+    from .report import build_report, jit_section
+
+    try:
+        ex.kernels is not None and ex.kernels.credit()
+        report = build_report([ex.comms.stats.to_dict()], analysis, ex.phase_modes, ex.remap_log, dict(ex.predicted),
+                              ex.executions, program.files, nprocs, seconds, None, ex.linked.calls,
+                              ex.kept_replicated, ex.phase_paths, jit_section(ex))
+        report["completed"] = False
+        report["error"] = str(exc)
+        report["ranks_reported"] = [0]
+        _write_json(req.report, report)
+    except Exception as err:  # the report is a courtesy: the run's own error is the one to show
+        print(f"autodist: note: no report of the failed run: {err}", file=sys.stderr)
 
 
 def _max():
@@ -210,9 +239,11 @@ def _write_npz(path: str, arrays: dict[str, np.ndarray]) -> None:
     write_bytes_atomically(path, buf.getvalue())
 
 
-def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, bounds, printed: str) -> bool:
+def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, bounds, printed: str,
+            stdin: bytes) -> bool:
     """Rank 0: compare with a sequential run and with gfortran (linked with
-    ``link_inputs``); says how on stderr."""
+    ``link_inputs``), both given ``stdin``, the input the run read; says how
+    on stderr."""
     from mpi4py import MPI
 
     from ..spmd.executor import Executor, RunOptions
@@ -222,16 +253,17 @@ def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, 
     buf = io.StringIO()
     seq = Executor(program, analysis, MPI.COMM_SELF, RunOptions(vectorize=req.vectorize, jit=req.jit,
                                                                  jit_after=req.jit_after), out=buf,
-                   translations=translations, foreign=foreign)
+                   translations=translations, foreign=foreign, stdin=lambda given=io.BytesIO(stdin): given)
     seq.run()
     ref = seq.gather_arrays(root=0)
     ok = True
     checks = [("the sequential run", compare_arrays(arrays, ref, bounds, req.rtol) or
-               compare_output(printed, buf.getvalue(), req.rtol))]
+               compare_output(printed, buf.getvalue(), req.rtol, req.verify_skip))]
     if req.gfortran and gfortran_available():
         try:
-            g = run_gfortran(program, req.include_dirs, req.timeout, link_inputs=link_inputs)
-            mism = compare_arrays(arrays, g.arrays, bounds, req.rtol) or compare_output(printed, g.stdout, req.rtol)
+            g = run_gfortran(program, req.include_dirs, req.timeout, link_inputs=link_inputs, stdin=stdin)
+            mism = (compare_arrays(arrays, g.arrays, bounds, req.rtol)
+                    or compare_output(printed, g.stdout, req.rtol, req.verify_skip))
             checks.append((f"gfortran ({len(g.arrays)} array(s) and the output)", mism))
         except (RuntimeError, OSError) as exc:
             print(f"autodist: verify: gfortran reference skipped: {exc}", file=sys.stderr)

@@ -110,9 +110,18 @@ def _number(tok: str) -> float | None:
         return None
 
 
-def compare_output(got: str, expected: str, rtol: float = DEFAULT_RTOL) -> Mismatch | None:
-    """Printed values: numbers within ``rtol``, every other word identical."""
-    a, b = got.split(), expected.split()
+def _kept(text: str, skip: Sequence[str]) -> str:
+    if not skip:
+        return text
+    pattern = re.compile("|".join(f"(?:{p})" for p in skip))
+    return "\n".join(line for line in text.splitlines() if not pattern.search(line))
+
+
+def compare_output(got: str, expected: str, rtol: float = DEFAULT_RTOL, skip: Sequence[str] = ()) -> Mismatch | None:
+    """Printed values: numbers within ``rtol``, every other word identical;
+    the lines matching a regular expression of ``skip`` are left out on both
+    sides (timings)."""
+    a, b = _kept(got, skip).split(), _kept(expected, skip).split()
     for k, (x, y) in enumerate(zip(a, b)):
         if x == y:
             continue
@@ -150,7 +159,7 @@ class GfortranRun:
 
 
 def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
-                 gfortran: str | None = None, link_inputs: Sequence[str] = ()) -> GfortranRun:
+                 gfortran: str | None = None, link_inputs: Sequence[str] = (), stdin: bytes = b"") -> GfortranRun:
     """Compile the program with gfortran (arrays of the main program dumped
     at its END), linked with ``link_inputs`` (the objects and libraries of
     ``--link``: :func:`autodist.runtime.job.link.reference_inputs`), and run it."""
@@ -180,8 +189,8 @@ def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
         if build.returncode != 0:
             raise RuntimeError(f"gfortran could not compile the program: {build.stderr.strip()[-500:]}")
         # the program's bytes read as the runtime writes them (fortran.formats.as_output)
-        run = subprocess.run([str(exe)], capture_output=True, encoding="utf-8", errors="surrogateescape",
-                             timeout=timeout, cwd=tmp)
+        run = subprocess.run([str(exe)], capture_output=True, input=stdin, timeout=timeout, cwd=tmp)
+        run.stdout = run.stdout.decode("utf-8", "surrogateescape")
         got: dict[str, np.ndarray] = {}
         for k, name in enumerate(arrays):
             path = tmpd / f"fort.{_FIRST_UNIT + k}"

@@ -54,4 +54,21 @@ def int_value(e: ir.Expr, env: dict[str, int]) -> int:
     if isinstance(e, ir.BinOp) and e.op in ("+", "-", "*", "/"):
         a, b = int_value(e.left, env), int_value(e.right, env)
         return {"+": a + b, "-": a - b, "*": a * b}.get(e.op) if e.op != "/" else it.idiv(a, b)
+    if isinstance(e, ir.BinOp) and e.op == "**":
+        a, b = int_value(e.left, env), int_value(e.right, env)
+        if b >= 0:
+            return a ** b
+    if isinstance(e, ir.FuncRef) and e.kind == "intrinsic" and e.args:
+        args = [int_value(x, env) for x in e.args]
+        name = e.name.upper()
+        if name in ("MAX", "MAX0"):
+            return max(args)
+        if name in ("MIN", "MIN0"):
+            return min(args)
+        if name in ("ABS", "IABS") and len(args) == 1:
+            return abs(args[0])
+        if name == "MOD" and len(args) == 2 and args[1] != 0:
+            return args[0] - it.idiv(args[0], args[1]) * args[1]
+        if name == "INT" and len(args) == 1:
+            return args[0]
     raise RuntimeFault("a bound or subscript that is not a known integer")

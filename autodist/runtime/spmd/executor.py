@@ -34,7 +34,7 @@ import sys
 import time
 import traceback
 from dataclasses import dataclass, field
-from typing import TextIO
+from typing import BinaryIO, Callable, TextIO
 
 import numpy as np
 
@@ -48,7 +48,7 @@ from ..fortran.foreign import Foreign
 from ..codegen import intrinsic_code as ic
 from ..comm.storage import numpy_dtype, storable
 from .arrays import Comms, ElementRef, RtArray
-from .data import data_targets, data_value
+from .data import data_targets, data_value, int_value
 from .dummies import bytes_of, character_dummy, dummy_bounds
 from .routines import check_routines, linked_routines, run_extensions
 from .shared_storage import Slots, Storages
@@ -116,7 +116,7 @@ class Executor(UnitIo):
 
     def __init__(self, program: ir.Program, analysis: ProgramAnalysis, comm, options: RunOptions = RunOptions(),
                  out: TextIO | None = None, profiler=None, translations: dict[str, Translation] | None = None,
-                 foreign: Foreign | None = None):
+                 foreign: Foreign | None = None, stdin: Callable[[], BinaryIO | None] | None = None):
         self.program = program
         self.analysis = analysis
         self.options = options
@@ -124,7 +124,7 @@ class Executor(UnitIo):
         self.nprocs = self.comms.size
         self.rank = self.comms.rank
         self.out = out if out is not None else sys.stdout
-        self.files = FileTable(lambda: sys.stdin.buffer)
+        self.files = FileTable(stdin if stdin is not None else lambda: sys.stdin.buffer)
         self.profiler = profiler
         self.linked = LinkedCalls(foreign, self.comms)
         self.facts: ProgramFacts = program_facts(program, analysis, linked_routines(program, foreign))
@@ -143,6 +143,7 @@ class Executor(UnitIo):
         self.commons: dict[str, list] = {}
         self.common_arrays: dict[tuple[str, int], RtArray] = {}
         self.locals: dict[tuple[str, str], RtArray] = {}
+        self.automatic: dict[str, list[ir.Symbol]] = {}  # unit -> its automatic arrays (bounds known on entry)
         self.storages = Storages(self.facts.storage)  # storage association: byte buffers
         self.associated: dict[str, dict[str, RtArray]] = {}  # unit -> its arrays over those buffers
         self.block_slots: dict[tuple[str, str], Slots] = {}  # (unit, block) -> scalars of an associated block
@@ -237,6 +238,9 @@ class Executor(UnitIo):
             cm = {m for c in u.commons for m in c.members}
             for sym in u.arrays:
                 if sym.dummy or sym.name in cm or plan.place(u.name, sym.name):
+                    continue
+                if automatic(u, sym):  # allocated on each entry (enter)
+                    self.automatic.setdefault(u.name, []).append(sym)
                     continue
                 lay = self._declared_layout(u, sym.name)
                 self.locals[(u.name, sym.name)] = RtArray(sym.name, sym.type, self._static_bounds(u, sym), lay,
@@ -419,6 +423,8 @@ class Executor(UnitIo):
             if mapping is None:
                 mapping = self.resolved[key] = resolve_unit(unit, self.nprocs, actuals=actuals, values=env)
         frame.mapping = mapping
+        for sym in self.automatic.get(name, ()):
+            a[sym.name] = self._automatic_array(unit, sym, env, mapping)
         dummies = set(unit.args)
         cm = {m for c in unit.commons for m in c.members}
         for n, arr in a.items():
@@ -440,6 +446,26 @@ class Executor(UnitIo):
         if lay.bounds != arr.bounds:
             return None
         return lay
+
+    def _automatic_array(self, unit: ir.Unit, sym: ir.Symbol, env: dict, mapping: UnitMapping) -> RtArray:
+        """A fresh automatic array: its bounds from the dummies and COMMON
+        scalars on entry, in the layout its directives give it there."""
+        where = sym.span or unit.span
+        try:
+            bounds = tuple((int_value(d.lower, env), int_value(d.upper, env)) for d in sym.dims or ())
+        except RuntimeFault:
+            raise UnsupportedError(f"the bounds of automatic array {sym.name} (only INTEGER dummies, "
+                                   f"COMMON scalars and constants)", where.file, where.first) from None
+        lay = None
+        if sym.type.base != "character" and sym.name in mapping.arrays and sym.name not in mapping.replicated \
+                and sym.name not in mapping.unresolved:
+            try:
+                lay = mapping.layout(sym.name)
+            except KeyError:
+                lay = None
+            if lay is not None and lay.bounds != bounds:
+                lay = None
+        return RtArray(sym.name, sym.type, bounds, lay, self.comms, label=f"{unit.name}.{sym.name}")
 
     def _bind_dummy(self, unit: ir.Unit, dname: str, actual, env: dict, frame: Frame) -> RtArray:
         sym = unit.symbol(dname)
@@ -607,6 +633,13 @@ def _jit_engine(options: RunOptions):
     from ..jit.engine import Jit
 
     return Jit(options.jit_after), ""
+
+
+def automatic(u: ir.Unit, sym: ir.Symbol) -> bool:
+    """Whether local array ``sym`` of subprogram ``u`` is automatic: bounds that
+    are not constants (dummies or COMMON scalars), evaluated on each entry."""
+    return u.kind in ("subroutine", "function") and not sym.dummy and any(
+        d.bounds is None and d.upper is not None for d in sym.dims or ())
 
 
 def _is_character(u: ir.Unit, name: str) -> bool:

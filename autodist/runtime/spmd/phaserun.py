@@ -112,7 +112,7 @@ class PhaseRun:
             if arr.owned and arr.storage_maps() is not None:  # a rank may hold nothing of it
                 wmaps = tuple(StorageMap(IndexSet.interval(lo, hi)) for lo, hi in use.window)
                 buf[selector(wmaps, arr.owned)] = arr.interior
-                windows.append((arr, use, wmaps))
+                windows.append((arr, use, wmaps, name))
             ctx.store[name] = buf
         for name, use in inner.uses.items():
             if use.prefetch is not None:
@@ -155,9 +155,9 @@ class PhaseRun:
                          elements_received=0 if mine else buf.size, messages_sent=(ex.nprocs - 1) if mine else 0,
                          messages_received=0 if mine else 1, elem_bytes=buf.itemsize,
                          seconds=time.perf_counter() - t1)
-        for arr, use, wmaps in windows:
+        for arr, use, wmaps, name in windows:  # name: the dummy's (arr.name is its actual's)
             if use.written:
-                arr.interior[...] = ctx.store[arr.name][selector(wmaps, arr.owned)]
+                arr.interior[...] = ctx.store[name][selector(wmaps, arr.owned)]
         if inner.combine:
             outs = list(outs)
             names = plan.shape.outs

@@ -8,13 +8,16 @@ import time
 
 from ... import ir
 from ...errors import UnsupportedError
+from ..codegen.procedures import is_dummy_procedure, passed_procedure
 from ..fortran.extensions import ROUTINES, Extensions
 from ..fortran.foreign import Foreign
 
 
 def outside_routines(program: ir.Program) -> dict[str, list[str]]:
-    """Every routine the program calls that is neither one of its units nor a
-    runtime extension, with the places (``file:line``) it is called, in order."""
+    """Every routine the program calls or passes as an argument that is neither
+    one of its units nor a runtime extension, with the places (``file:line``)
+    it is called or passed, in order (a call through a dummy procedure calls
+    what was passed)."""
     units = {u.name for u in program.units}
     outside: dict[str, list[str]] = {}
     for u in program.units:
@@ -22,6 +25,18 @@ def outside_routines(program: ir.Program) -> dict[str, list[str]]:
             names = [s.name] if isinstance(s, ir.Call) else []
             names += [x.name for e in s.exprs() for x in e.walk()
                       if isinstance(x, ir.FuncRef) and x.kind == "external"]
+            names = [n for n in names if not is_dummy_procedure(u, n)]
+            for e in s.exprs():
+                for x in e.walk():
+                    args = x.args if isinstance(x, ir.FuncRef) else ()
+                    for a in args:
+                        p = passed_procedure(u, a)
+                        if p is not None and not p[1] and not is_dummy_procedure(u, p[0]):
+                            names.append(p[0])
+                if isinstance(e, ir.Name) and isinstance(s, ir.Call):
+                    p = passed_procedure(u, e)
+                    if p is not None and not p[1] and not is_dummy_procedure(u, p[0]):
+                        names.append(p[0])
             for n in names:
                 if n not in units and n not in ROUTINES:
                     outside.setdefault(n, []).append(f"{s.span.file}:{s.span.first}")

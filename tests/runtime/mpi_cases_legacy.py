@@ -1,0 +1,73 @@
+"""MPI cases of constructs real legacy programs use (issue 13; run by
+mpi_harness.py at 1, 2, 3 and 4 ranks): routines passed as arguments and
+called through dummies, automatic arrays, EXIT and CYCLE, EQUIVALENCE of
+elements with other lower bounds.  Each program of tests/programs/legacy
+must give what the gfortran-compiled program gives, as written and as
+annotated by autodist."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from tests.runtime.programs import annotated, check_against_gfortran
+
+PROGRAMS = Path(__file__).resolve().parents[1] / "programs" / "legacy"
+
+
+def _text(comm, name: str, annotate: bool = False) -> str:
+    if comm.Get_rank() != 0:
+        return ""
+    text = (PROGRAMS / name).read_text()
+    return annotated(text, "static") if annotate else text
+
+
+def mpi_case_routines_passed_as_arguments(comm):
+    check_against_gfortran(comm, _text(comm, "dummy_procedures.f"))
+
+
+def mpi_case_routines_passed_as_arguments_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "dummy_procedures.f", annotate=True))
+
+
+def mpi_case_automatic_arrays_with_and_without_directives(comm):
+    check_against_gfortran(comm, _text(comm, "automatic_arrays.f"))
+
+
+def mpi_case_automatic_arrays_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "automatic_arrays.f", annotate=True))
+
+
+def mpi_case_exit_and_cycle(comm):
+    check_against_gfortran(comm, _text(comm, "loop_exits.f"))
+
+
+def mpi_case_exit_and_cycle_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "loop_exits.f", annotate=True))
+
+
+def mpi_case_equivalence_of_elements_with_other_lower_bounds(comm):
+    check_against_gfortran(comm, _text(comm, "equivalence_bounds.f"))
+
+
+def mpi_case_a_format_held_in_a_variable(comm):
+    check_against_gfortran(comm, _text(comm, "format_variable.f"))
+
+
+def mpi_case_inner_bounds_from_a_scalar_of_the_parallel_loop(comm):
+    check_against_gfortran(comm, _text(comm, "triangular_fill.f"))
+
+
+def mpi_case_a_boundary_if_guarding_shifted_references(comm):
+    check_against_gfortran(comm, _text(comm, "guarded_boundary.f"))
+
+
+def mpi_case_a_boundary_if_guarding_shifted_references_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "guarded_boundary.f", annotate=True))
+
+
+def mpi_case_a_common_array_written_through_a_distributed_dummy(comm):
+    check_against_gfortran(comm, _text(comm, "common_window.f"))
+
+
+def mpi_case_a_block_if_holding_only_a_format(comm):
+    check_against_gfortran(comm, _text(comm, "format_only_block.f"))

@@ -1,0 +1,77 @@
+"""`autodist run` on constructs of real legacy programs (issue 13): routines
+passed as arguments, automatic arrays, EXIT and CYCLE, EQUIVALENCE of an
+array declared after it.  Their results against gfortran at 1-4 ranks are
+the MPI cases of mpi_cases_legacy.py; here the command line: verify, the
+report's reasons for running them uncompiled, and the errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from autodist import ir
+from autodist.frontend import read_text
+
+from ..conftest import PROGRAMS
+from .test_run_command import cli, requires_gfortran
+
+LEGACY = PROGRAMS / "legacy"
+
+
+def _reasons(report) -> dict[str, str]:
+    return {p["procedure"]: p["reason"] for p in json.loads(report.read_text())["jit"]["procedures"]}
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+def test_routines_passed_as_arguments_run_as_gfortran_and_their_callees_stay_uncompiled(tmp_path):
+    report = tmp_path / "r.json"
+    out = cli("run", str(LEGACY / "dummy_procedures.f"), "-np", "2", "--verify", "--jit-after", "0",
+              "--report", str(report))
+    assert out.returncode == 0, out.stderr
+    assert "same results as gfortran" in out.stderr
+    reasons = _reasons(report)
+    assert reasons["STEP"] == "dummy procedure BC" and reasons["INTEG"] == "dummy procedure F"
+    assert reasons["SQ"] == "" and reasons["BCA"] == ""  # what is passed is compiled itself
+    assert reasons["DPROC"].startswith("line ")  # it calls STEP
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+def test_automatic_arrays_run_as_gfortran_and_the_report_says_why_uncompiled(tmp_path):
+    report = tmp_path / "r.json"
+    out = cli("run", str(LEGACY / "automatic_arrays.f"), "-np", "3", "--verify", "--report", str(report))
+    assert out.returncode == 0, out.stderr
+    assert "same results as gfortran" in out.stderr
+    reasons = _reasons(report)
+    assert reasons["WORK"] == "automatic array T (allocated on each entry)"
+    assert reasons["TOTAL"] == "automatic array S (allocated on each entry)"
+
+
+def test_a_routine_passed_but_defined_nowhere_is_one_error_before_anything_runs(tmp_path):
+    src = tmp_path / "p.f"
+    src.write_text("      PROGRAM P\n      EXTERNAL NOWHERE\n      PRINT *, 'START'\n"
+                   "      CALL S(NOWHERE)\n      END\n"
+                   "      SUBROUTINE S(F)\n      EXTERNAL F\n      CALL F(1)\n      END\n")
+    out = cli("run", str(src), "-np", "2")
+    assert out.returncode == 2 and "START" not in out.stdout
+    assert "NOWHERE (called at " in out.stderr and "p.f:4" in out.stderr
+    assert "Traceback" not in out.stderr and " F (called" not in out.stderr
+
+
+def test_exit_outside_a_loop_is_one_error_naming_its_line(tmp_path):
+    src = tmp_path / "p.f"
+    src.write_text("      PROGRAM P\n      INTEGER I\n      I = 1\n      IF (I .GT. 0) EXIT\n      END\n")
+    out = cli("run", str(src), "-np", "1")
+    assert out.returncode == 2, out.stderr
+    assert "p.f:4: EXIT outside a DO loop" in out.stderr
+
+
+def test_an_equivalence_before_the_dimension_of_its_array_names_an_element():
+    text = ("      SUBROUTINE S\n      DOUBLE PRECISION X, H\n      COMMON /C/ X(3, -2:4)\n"
+            "      EQUIVALENCE (X(1, -2), H(1, 1))\n      DIMENSION H(3, 3)\n      H(1, 1) = 1.0D0\n      END\n")
+    (u,) = read_text(text, "s.f").units
+    assert u.symbol("H").kind == "variable" and u.symbol("H").equivalenced
+    assert u.equivalences[0][1] == ir.Index("H", (ir.Const(1, ir.INTEGER), ir.Const(1, ir.INTEGER)))
+    assert "H" in {s.name for s in u.arrays}
