@@ -134,11 +134,15 @@ def _contains(c: Box, r: Box) -> bool:
     return len(c) == len(r) and all(_le(cl, rl) and _le(rh, ch) for (cl, ch), (rl, rh) in zip(c, r))
 
 
+def _signature(box: Box) -> tuple:
+    return tuple((lo.terms, hi.terms) for lo, hi in box)
+
+
 def _merge(boxes: list[Box]) -> list[Box]:
     """``boxes`` and the boxes their unions surely contain: two boxes equal but
     in one dimension, ``[a, b]`` and ``[p, q]`` with ``p <= b + 1``, contain
     ``[a, q]`` (an element above ``b`` is at least ``p``).  Dimension by
-    dimension, among the boxes that agree on the others, a few rounds."""
+    dimension, among the boxes that agree on the others, two rounds."""
     out = list(dict.fromkeys(boxes))
     for _ in range(2):
         before = len(out)
@@ -151,19 +155,7 @@ def _merge(boxes: list[Box]) -> list[Box]:
             for (_, head, tail), ivs in groups.items():
                 if len(ivs) < 2:
                     continue
-                ivs = list(dict.fromkeys(ivs))[:60]
-                grown = True
-                while grown and len(ivs) < 120:
-                    grown = False
-                    for x in list(ivs):
-                        for y in list(ivs):
-                            if x is y:
-                                continue
-                            (lo1, hi1), (lo2, hi2) = x, y
-                            if _le(lo2, hi1 + ir.Affine(1)) and not _le(hi2, hi1) and (lo1, hi2) not in ivs:
-                                ivs.append((lo1, hi2))
-                                grown = True
-                for iv in ivs:
+                for iv in _chains(list(dict.fromkeys(ivs))):
                     new.append(head + (iv,) + tail)
             out = list(dict.fromkeys(out + new))
         if len(out) == before or len(out) > MAX_BOXES:
@@ -171,6 +163,41 @@ def _merge(boxes: list[Box]) -> list[Box]:
     # the largest boxes suffice
     return [b for b in out if not any(c is not b and c != b and _contains(c, b) for c in out)] \
         if len(out) <= 150 else out
+
+
+def _chains(ivs: list[Bounds]) -> list[Bounds]:
+    """``ivs`` and each ``[a, h]`` their union surely contains: ``[a, b]``
+    followed by a chain of intervals each starting at most one past where the
+    previous ends (``p <= b + 1``, same variable terms) and ending further up.
+    Per interval only the furthest end of each variable form is kept."""
+    starting: dict = {}  # the variable terms of a lower bound -> intervals
+    for lo, hi in ivs:
+        starting.setdefault(lo.terms, []).append((lo, hi))
+    memo: dict[ir.Affine, list[ir.Affine]] = {}
+
+    def ends(h: ir.Affine, visiting: set) -> list[ir.Affine]:
+        """The furthest ends reachable from a covered run ending at ``h``."""
+        hit = memo.get(h)
+        if hit is not None:
+            return hit
+        if h in visiting:  # a cycle of symbolic bounds: what is known so far
+            return [h]
+        visiting.add(h)
+        best: dict = {h.terms: h}
+        for lo2, hi2 in starting.get(h.terms, ()):
+            if lo2.const <= h.const + 1 and not _le(hi2, h):
+                for e in ends(hi2, visiting):
+                    cur = best.get(e.terms)
+                    if cur is None or cur.const < e.const:
+                        best[e.terms] = e
+        visiting.discard(h)
+        memo[h] = out = list(best.values())
+        return out
+
+    result = list(ivs)
+    for lo, hi in ivs:
+        result.extend((lo, e) for e in ends(hi, set()) if e != hi)
+    return list(dict.fromkeys(result))
 
 
 # ---------------------------------------------------------------- the walker
@@ -211,6 +238,7 @@ class Walker:
         self.stop_at = stop_at  # a statement skipped, nothing known to be written after it
         self.covers: list[Box] = []
         self._merged: list[Box] | None = None
+        self._index: dict | None = None  # covers by the variable terms of their bounds
         self.exposed: list[Box] = []
         #: reads that may see what ``stop_at`` or a call of ``resets`` left
         self.after: list[str] = []
@@ -221,6 +249,7 @@ class Walker:
         self.jumped = False
         self.unstable = self.unstable_of(region)
         self.killers: list[str] = []  # the calls whose kills were used
+        self._holders: set[int] | None = None  # see _contains_reset
 
     # -- results
 
@@ -232,12 +261,14 @@ class Walker:
     # -- boxes
 
     def unstable_of(self, stmts: tuple[ir.Stmt, ...]) -> set[str]:
-        key = (id(self.unit), id(stmts))
+        # a body is a tuple of the IR; one statement is asked about as (s,)
+        anchor = stmts[0] if len(stmts) == 1 else stmts
+        key = (id(self.unit), id(anchor), id(self.effects))
         hit = _UNSTABLE.get(key)
-        if hit is None or hit[0] is not stmts:
-            hit = (stmts, _unstable(self.unit, stmts, self.effects, self.commons))
+        if hit is None or hit[0] is not anchor or hit[1] is not self.effects:
+            hit = (anchor, self.effects, _unstable(self.unit, stmts, self.effects, self.commons))
             _UNSTABLE[key] = hit
-        return hit[1]
+        return hit[2]
 
     def _stable(self, box: Box, loops: list[_Loop]) -> bool:
         """The variables of ``box`` keep their values in the loops around
@@ -250,6 +281,20 @@ class Walker:
                 return False
         return True
 
+    def _stale(self) -> None:
+        """The covers changed: what is derived from them is recomputed when asked."""
+        self._merged = None
+        self._index = None
+
+    def _inside_cover(self, box: Box) -> bool:
+        """Does one cover contain ``box``?  (Compared only with covers whose
+        bounds have the same variable terms, dimension by dimension.)"""
+        if self._index is None:
+            self._index = {}
+            for c in self.covers:
+                self._index.setdefault(_signature(c), []).append(c)
+        return any(_contains(c, box) for c in self._index.get(_signature(box), ()))
+
     def changed(self, names: set[str]) -> None:
         """Variables assigned: the boxes naming them no longer say what they said."""
         if not names or not self.covers:
@@ -257,7 +302,7 @@ class Walker:
         keep = [b for b in self.covers if not any(_base(v) in names for v in _vars(b))]
         if len(keep) != len(self.covers):
             self.covers = keep
-            self._merged = None
+            self._stale()
 
     def _box(self, x: ir.Expr, loops: list[_Loop]) -> Box | None:
         if isinstance(x, ir.Name):
@@ -300,7 +345,7 @@ class Walker:
             levels.append(cur)
         if not self.covers:
             return cur
-        if any(_contains(c, x) for x in levels for c in self.covers):
+        if any(self._inside_cover(x) for x in levels):
             return None
         if len(self.covers) > MAX_MERGED:
             return cur  # too many pieces to merge: not known to be covered
@@ -334,10 +379,12 @@ class Walker:
             return
         self.covers.append(box)
         self._merged = None
+        if self._index is not None:
+            self._index.setdefault(_signature(box), []).append(box)
 
     def reset(self) -> None:
         self.covers = []
-        self._merged = None
+        self._stale()
         self.tainted = True
 
     # -- statements
@@ -358,6 +405,11 @@ class Walker:
             if self.stop_at is not None and s is self.stop_at:
                 self.reset()
                 continue
+            if s.blocks() and self._untouched(s):
+                # a nest that neither names the target nor calls, jumps or
+                # holds what resets: only the scalars it assigns matter
+                self.changed(self.unstable_of((s,)))
+                continue
             if isinstance(s, ir.Do):
                 self.do(s, loops, conditional)
             elif isinstance(s, ir.DoWhile):
@@ -366,7 +418,7 @@ class Walker:
                 before = len(self.covers)
                 self.block(s.body, loops, True)
                 del self.covers[before:]  # the body may not run
-                self._merged = None
+                self._stale()
                 self._loop_exit(s)
             elif isinstance(s, ir.If):
                 self.exprs(s, loops)
@@ -375,7 +427,7 @@ class Walker:
                     before = len(self.covers)
                     self.block(b.body, loops, True)
                     del self.covers[before:]
-                    self._merged = None
+                    self._stale()
             elif isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithIf, ir.Return)):
                 self.exprs(s, loops)
                 self.jumped = True
@@ -403,13 +455,19 @@ class Walker:
             else:
                 self.exprs(s, loops)
 
+    def _untouched(self, s: ir.Stmt) -> bool:
+        names, acts = _nest_facts(s)
+        return not acts and (self.t.name is None or self.t.name not in names) and not self._contains_reset(s)
+
     def _contains_reset(self, s: ir.Stmt) -> bool:
-        for x in ir.walk((s,)):
-            if x is self.stop_at or (isinstance(x, ir.Call) and x.name in self.resets):
-                return True
-            if any(f.name in self.resets for f in ir.external_calls(x)):
-                return True
-        return False
+        """Is ``s`` (or a statement nested in it) ``stop_at`` or a call of ``resets``?"""
+        if self._holders is None:
+            key = (id(self.unit), id(self.stop_at), self.resets)
+            hit = _HOLDERS.get(key)
+            if hit is None or hit[0] is not self.unit or hit[1] is not self.stop_at:
+                hit = _HOLDERS[key] = (self.unit, self.stop_at, _reset_holders(self.unit.body, self.stop_at, self.resets))
+            self._holders = hit[2]
+        return id(s) in self._holders
 
     def _loop_entry(self, s: ir.Stmt) -> None:
         # in a second trip, what was written before the loop may have been
@@ -465,7 +523,7 @@ class Walker:
             e_lo = _subst(l_, s.var, lp.lo if c > 0 else lp.hi)  # type: ignore[arg-type]
             e_hi = _subst(l_, s.var, lp.hi if c > 0 else lp.lo)  # type: ignore[arg-type]
             self.covers.append(box[:d] + ((e_lo, e_hi),) + box[d + 1:])
-        self._merged = None
+        self._stale()
         self._loop_exit(s)
 
     def exprs(self, s: ir.Stmt, loops: list[_Loop]) -> None:
@@ -560,7 +618,7 @@ class Walker:
         sub_box = box_substitution(self.unit, callee, args, self.commons)
         mine_sym = self.unit.symbol(self.t.name) if self.t.name is not None else None
         if k is None:  # COMMON: the same declaration in both
-            csym = next((s for s in callee.symbols if self.commons.slot(s) == self.t.slot), None)
+            csym = self.commons.symbol_at(callee, self.t.slot)
             if csym is None:
                 return none
             if mine_sym is None:  # a slot this unit does not declare: sections are the callee's
@@ -590,6 +648,59 @@ class Walker:
         return box if box is not None and self._stable(box, loops) else None
 
 
+_NEST: dict = {}
+_HOLDERS: dict = {}
+
+
+def _nest_facts(s: ir.Stmt) -> tuple[frozenset[str], bool]:
+    """The names ``s`` and the statements nested in it use, and whether one of
+    them calls a procedure, jumps, returns or is not modelled (cached)."""
+    hit = _NEST.get(id(s))
+    if hit is not None and hit[0] is s:
+        return hit[1], hit[2]
+    names: set[str] = set()
+    acts = False
+    for x in ir.walk((s,)):
+        if isinstance(x, (ir.Call, ir.Goto, ir.ComputedGoto, ir.ArithIf, ir.Return, ir.Opaque)):
+            acts = True
+        if isinstance(x, ir.Do):
+            names.add(x.var)
+        if isinstance(x, ir.Io):
+            names |= {t.name for t in x.targets() if isinstance(t, (ir.Name, ir.Index))}
+        for e in x.exprs():
+            for y in e.walk():
+                if isinstance(y, (ir.Name, ir.Index)):
+                    names.add(y.name)
+                elif isinstance(y, ir.FuncRef) and y.kind == ir.FuncKind.EXTERNAL:
+                    acts = True
+    out = frozenset(names)
+    _NEST[id(s)] = (s, out, acts)
+    return out, acts
+
+
+def _reset_holders(body: tuple[ir.Stmt, ...], stop_at: ir.Stmt | None, resets: frozenset[str]) -> set[int]:
+    """The ids of the statements of ``body`` that are, or hold, ``stop_at`` or a
+    call of a procedure in ``resets`` (one pass, innermost first)."""
+    out: set[int] = set()
+
+    def visit(stmts) -> bool:
+        found = False
+        for x in stmts:
+            hit = False
+            for block in x.blocks():
+                hit = visit(block) or hit
+            hit = hit or x is stop_at or (isinstance(x, ir.Call) and x.name in resets) \
+                or (bool(resets) and any(f.name in resets for f in ir.external_calls(x)))
+            if hit:
+                out.add(id(x))
+                found = True
+        return found
+
+    if stop_at is not None or resets:
+        visit(body)
+    return out
+
+
 def box_substitution(unit: ir.Unit, callee: ir.Unit, args: tuple[ir.Expr, ...], commons: ir.CommonLayouts):
     """A function rewriting a callee's affine forms (or boxes) in the caller's
     variables: scalar dummies become the actuals, COMMON scalars the caller's
@@ -602,7 +713,7 @@ def box_substitution(unit: ir.Unit, callee: ir.Unit, args: tuple[ir.Expr, ...], 
     for sym in callee.symbols:
         if sym.common is not None and not sym.is_array:
             slot = commons.slot(sym)
-            mine = next((s for s in unit.symbols if commons.slot(s) == slot), None)
+            mine = commons.symbol_at(unit, slot)
             ok = mine is not None and slot is not None and slot[1] != ir.WHOLE_BLOCK
             sigma[sym.name] = ir.Affine(0, ((mine.name, 1),)) if ok else None  # type: ignore[union-attr]
 
@@ -612,7 +723,7 @@ def box_substitution(unit: ir.Unit, callee: ir.Unit, args: tuple[ir.Expr, ...], 
         slot = commons.slot(sym)
         if slot is None or slot[1] == ir.WHOLE_BLOCK:
             return None
-        mine = next((s for s in unit.symbols if commons.slot(s) == slot), None)
+        mine = commons.symbol_at(unit, slot)
         if mine is None or mine.dims != sym.dims:
             return None
         return ir.Affine(0, ((f"{mine.name}({rest}", 1),))
@@ -777,7 +888,7 @@ def summarize(unit: ir.Unit, summaries: dict[str, KillSummary], effects: dict[st
         if slot is not None:
             declared[slot] = sym.name
     touched = set(declared) & ({commons.slot(unit.symbol(n)) for n in _names(unit)} | slots)
-    for slot in touched | (slots - set(declared)):
+    for slot in sorted(touched | (slots - set(declared))):
         name = declared.get(slot)
         if name is not None:
             t = target_of(unit, name, commons)

@@ -187,7 +187,7 @@ def _sites(s: ir.Stmt) -> list[tuple[str, tuple[ir.Expr, ...]]]:
 def _slot_symbol(uc: UnitContext, slot) -> ir.Symbol | None:
     if slot[1] == ir.WHOLE_BLOCK:
         return None
-    return next((x for x in uc.unit.symbols if uc.facts.commons.slot(x) == slot), None)  # type: ignore[union-attr]
+    return uc.facts.commons.symbol_at(uc.unit, slot)  # type: ignore[union-attr]
 
 
 def call_refs(s: ir.Stmt, uc: UnitContext) -> list[tuple[str, tuple, bool]]:
@@ -219,7 +219,7 @@ def call_refs(s: ir.Stmt, uc: UnitContext) -> list[tuple[str, tuple, bool]]:
                 out.append((a.name, subs, True))
         if eff is None:
             continue
-        for slot in eff.reads_common | eff.writes_common_slots:
+        for slot in sorted(eff.reads_common | eff.writes_common_slots):
             sym = _slot_symbol(uc, slot)
             if sym is None or not sym.is_array:
                 continue
@@ -250,7 +250,7 @@ def _call_facts(do: ir.Do, uc: UnitContext) -> tuple[list[Dependence], set[str],
                 else:
                     deps.append(Dependence("call", name, line, line, None,
                                            f"CALL {name} at line {line} may assign its argument {k + 1}"))
-            for slot in eff.writes_common_slots:
+            for slot in sorted(eff.writes_common_slots):
                 sym = _slot_symbol(uc, slot)
                 if sym is None:
                     deps.append(Dependence("call", name, line, line, None,

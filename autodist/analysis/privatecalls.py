@@ -122,7 +122,7 @@ class ProgramFacts:
             resets = self.ancestors(unit.name)
             targets = []
             for u in self.program.units:
-                sym = next((s for s in u.symbols if self.commons.slot(s) == t.slot), None)
+                sym = self.commons.symbol_at(u, t.slot)
                 if sym is None and u.name not in self._touchers.get(t.slot, ()):
                     continue
                 if sym is not None:
