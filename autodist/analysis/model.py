@@ -182,6 +182,9 @@ class LoopInfo:
     trip_source: str = "program"
     trip_names: tuple[str, ...] = ()  # the variables the bounds use, when not known
     trip_note: str = ""  # e.g. "GRID_POINTS(1)=12" substituted, or where an assumed value comes from
+    #: parallel loops: why each private array is private (written before read in
+    #: each iteration, by which calls; dead after the loop)
+    private_reasons: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -17,6 +17,8 @@ from . import dependence as dep
 from .actuals import element_block
 from .loops import bounds_text, walk_ctx
 from .model import Dependence, Effects, LoopInfo, Slot
+from .kills import association, box_substitution
+from .privatecalls import ProgramFacts
 from .privatize import private_arrays as private_arrays_of
 from .scalars import find_reductions, first_access, reads_of_stmt, scalar_writes, writes_of_stmt
 
@@ -25,10 +27,11 @@ class UnitContext:
     """Facts about one unit that loop classification needs, computed once."""
 
     def __init__(self, unit: ir.Unit, effects: dict[str, Effects], read_elsewhere: frozenset[str] = frozenset(),
-                 units: dict[str, ir.Unit] | None = None):
+                 units: dict[str, ir.Unit] | None = None, facts: ProgramFacts | None = None):
         self.unit = unit
         self.effects = effects
         self.units = units or {}  # the program's units by name: the dummies of callees
+        self.facts = facts  # the whole program's kill summaries: privatization across calls
         self.read_elsewhere = read_elsewhere  # COMMON arrays of this unit that other units read
         self.order: list[tuple[ir.Stmt, tuple[ir.Do, ...], bool]] = [
             (c.stmt, c.loops, c.conditional) for c in walk_ctx(unit.body)
@@ -107,7 +110,14 @@ def _obstacles(do: ir.Do, uc: UnitContext) -> list[Dependence]:
         elif isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithIf)):
             if any(t not in inside for t in ir.branch_targets(s)):
                 out.append(Dependence("exit", "GOTO", line, line, None, f"jump out of the loop at line {line}"))
-        if isinstance(s, ir.Call):
+        if isinstance(s, ir.Call) and uc.facts is not None and s.name in uc.facts.summaries:
+            eff = uc.effects.get(s.name)
+            summ = uc.facts.summaries[s.name]
+            if eff is None or eff.io or eff.stops or summ.opaque:
+                why = ("it may do I/O or stop" if eff is not None and (eff.io or eff.stops)
+                       else "it has constructs not modelled")
+                out.append(Dependence("call", s.name, line, line, None, f"CALL {s.name} at line {line} ({why})"))
+        elif isinstance(s, ir.Call):
             eff = uc.effects.get(s.name)
             if eff is None or not (eff.pure or _call_as_references(s, do, uc)):
                 why = "an external procedure" if eff is None else "it may write its arguments or COMMON"
@@ -139,11 +149,16 @@ def _refs(do: ir.Do, uc: UnitContext, skip: set[int], variant: set[str]) -> list
             written.extend(i for i in s.targets() if isinstance(i, ir.Index))
         # an array (or an element: sequence association) passed to a procedure may
         # be read anywhere: a reference with unknown subscripts (an impure callee
-        # is an obstacle already, unless it writes only array arguments: see
-        # _call_as_references, and then an element actual whose dummy stays in
-        # the leading dimensions is a reference to that block, written if the
-        # callee writes the dummy)
-        if isinstance(s, ir.Call) and s.name in uc.effects and not uc.effects[s.name].pure:
+        # is an obstacle already, unless it is judged by the program's kill
+        # summaries (call_refs) or writes only array arguments (see
+        # _call_as_references): then an element actual whose dummy stays in the
+        # leading dimensions is a reference to that block, written if the callee
+        # writes the dummy)
+        if uc.facts is not None:
+            for name, subs, write in call_refs(s, uc):
+                refs.append(dep.Ref(name, _variant_free(subs, variant, do.var, inner), write, s.span.first,
+                                    inner, inner_bounds))
+        elif isinstance(s, ir.Call) and s.name in uc.effects and not uc.effects[s.name].pure:
             refs.extend(_call_refs(s, uc, inner, inner_bounds, variant, do.var))
         else:
             for name in passed_arrays(s, uc):
@@ -157,6 +172,98 @@ def _refs(do: ir.Do, uc: UnitContext, skip: set[int], variant: set[str]) -> list
                 if isinstance(x, ir.Index) and id(x) not in seen_written and uc.is_array(x.name):
                     refs.append(_ref(x, False, s.span.first, inner, inner_bounds, variant, do.var))
     return refs
+
+
+def _variant_free(subs: tuple, variant: set[str], var: str, inner: tuple[str, ...]) -> tuple:
+    return tuple(None if a is None or any(v in variant and v != var and v not in inner for v in a.vars) else a
+                 for a in subs)
+
+
+def _sites(s: ir.Stmt) -> list[tuple[str, tuple[ir.Expr, ...]]]:
+    out = [(s.name, s.args)] if isinstance(s, ir.Call) else []
+    return out + [(f.name, f.args) for f in ir.external_calls(s)]
+
+
+def _slot_symbol(uc: UnitContext, slot) -> ir.Symbol | None:
+    if slot[1] == ir.WHOLE_BLOCK:
+        return None
+    return uc.facts.commons.symbol_at(uc.unit, slot)  # type: ignore[union-attr]
+
+
+def call_refs(s: ir.Stmt, uc: UnitContext) -> list[tuple[str, tuple, bool]]:
+    """The array references a statement's calls make, as far as the callee's
+    effects tell: an actual argument the callee reads or writes (an element
+    actual whose leading dimensions are the dummy's shape: the callee works at
+    the element's trailing subscripts, ``RHS(?, I, J, K)``), a COMMON array of
+    this unit a callee reads or writes (unknown subscripts)."""
+    facts = uc.facts
+    assert facts is not None
+    out = []
+    for name, args in _sites(s):
+        eff = uc.effects.get(name)
+        callee = facts.units.get(name)
+        for k, a in enumerate(args):
+            if not (isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name)):
+                continue
+            mine = uc.unit.symbol(a.name)
+            subs: tuple = (None,) * mine.rank  # type: ignore[union-attr]
+            if callee is not None and k < len(callee.args):
+                dummy = callee.symbol(callee.args[k])
+                how = association(mine, dummy, a, box_substitution(uc.unit, callee, args, facts.commons)) \
+                    if dummy is not None else None
+                if isinstance(how, tuple) and how:
+                    subs = (None,) * (mine.rank - len(how)) + tuple(ir.affine(x) for x in a.subscripts[-len(how):])  # type: ignore[union-attr]
+            if eff is None or k in eff.reads_args:
+                out.append((a.name, subs, False))
+            if eff is not None and k in eff.writes_args:
+                out.append((a.name, subs, True))
+        if eff is None:
+            continue
+        for slot in sorted(eff.reads_common | eff.writes_common_slots):
+            sym = _slot_symbol(uc, slot)
+            if sym is None or not sym.is_array:
+                continue
+            if slot in eff.reads_common:
+                out.append((sym.name, (None,) * sym.rank, False))
+            if slot in eff.writes_common_slots:
+                out.append((sym.name, (None,) * sym.rank, True))
+    return out
+
+
+def _call_facts(do: ir.Do, uc: UnitContext) -> tuple[list[Dependence], set[str], set[str]]:
+    """Obstacles from what the loop's calls write, and the arrays and COMMON
+    scalars they write (candidates for privatization)."""
+    deps: list[Dependence] = []
+    arrays: set[str] = set()
+    scalars: set[str] = set()
+    for s in ir.walk(do.body):
+        line = s.span.first
+        for name, args in _sites(s):
+            eff = uc.effects.get(name)
+            if eff is None:
+                continue
+            for k, a in enumerate(args):
+                if k not in eff.writes_args:
+                    continue
+                if isinstance(a, (ir.Name, ir.Index)) and uc.is_array(a.name):
+                    arrays.add(a.name)
+                else:
+                    deps.append(Dependence("call", name, line, line, None,
+                                           f"CALL {name} at line {line} may assign its argument {k + 1}"))
+            for slot in sorted(eff.writes_common_slots):
+                sym = _slot_symbol(uc, slot)
+                if sym is None:
+                    deps.append(Dependence("call", name, line, line, None,
+                                           f"CALL {name} at line {line} writes COMMON /{slot[0]}/ not declared "
+                                           f"(or declared differently) here"))
+                elif sym.is_array:
+                    arrays.add(sym.name)
+                else:
+                    scalars.add(sym.name)
+            if eff.writes_common and not eff.writes_common_slots:
+                deps.append(Dependence("call", name, line, line, None,
+                                       f"CALL {name} at line {line} may write COMMON (a procedure outside the program)"))
+    return deps, arrays, scalars
 
 
 def passed_arrays(s: ir.Stmt, uc: UnitContext) -> list[str]:
@@ -256,8 +363,24 @@ def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: i
 
     private: list[str] = []
     writes = scalar_writes(do.body)
+    call_arrays: set[str] = set()
+    why_private: dict[str, str] = {}
+    if uc.facts is not None:
+        call_deps, call_arrays, call_scalars = _call_facts(do, uc)
+        deps.extend(call_deps)
+        for name in sorted(call_scalars - set(writes)):
+            writes[name] = do.span.first
     for name, line in writes.items():
         if name in loop_vars or name in red_names or uc.is_array(name):
+            continue
+        sym = uc.unit.symbol(name)
+        if uc.facts is not None and sym is not None and sym.common is not None:
+            ok, why = uc.facts.private(uc.unit, do, name)
+            if ok:
+                private.append(name)
+                why_private[name] = why
+            else:
+                deps.append(Dependence("scalar", name, line, line, 1, f"scalar {why} (line {line})"))
             continue
         first = first_access(do.body, name)
         live = uc.live_after(do, name, outer)
@@ -286,7 +409,16 @@ def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: i
     written_arrays = {s.target.name for s in ir.walk(do.body)
                       if isinstance(s, ir.Assign) and isinstance(s.target, ir.Index)}
     red_arrays = {r.name.split("(")[0] for r in reductions}
-    private_arrays = private_arrays_of(uc.unit, do, written_arrays - red_arrays, uc.read_elsewhere)
+    if uc.facts is not None:
+        found = []
+        for a in sorted((written_arrays | call_arrays) - red_arrays):
+            ok, why = uc.facts.private(uc.unit, do, a)
+            if ok:
+                found.append(a)
+                why_private[a] = why
+        private_arrays = tuple(found)
+    else:
+        private_arrays = private_arrays_of(uc.unit, do, written_arrays - red_arrays, uc.read_elsewhere)
     refs = [r for r in _refs(do, uc, skip, variant) if r.array not in private_arrays]
     nest = tuple(dep.bound_of(o) for o in outer) + (dep.bound_of(do),)
     array_deps, proved = _array_deps(refs, tested, inner_info, uc, nest)
@@ -312,6 +444,7 @@ def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: i
         private=tuple(sorted(private)), reductions=tuple((r.name, r.op) for r in reductions),
         dependences=tuple(deps), step=tested.step, private_arrays=private_arrays, do=do,
         independent_by=independent_by,
+        private_reasons=tuple((n, why_private[n]) for n in private_arrays if n in why_private) if parallel else (),
     )
 
 

@@ -11,9 +11,11 @@ from .knownvalues import Propagation, propagate
 from .substitute import forward_substitute
 from .controlflow import build_flow
 from .loops import TripCounter
+from .kills import KillSummary, summarize as summarize_kills
 from .model import AnalysisOptions, Effects, ProcedureAnalysis, ProgramAnalysis
 from .parallel import UnitContext, summarize_effects
 from .phases import build_phase, find_sites
+from .privatecalls import ProgramFacts
 
 
 def _opaque(unit: ir.Unit) -> tuple[tuple[ir.Span, str], ...]:
@@ -88,15 +90,24 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
     commons = ir.common_layouts(program)
     readers = _common_readers(program, commons)
     effects: dict[str, Effects] = {}
-    functions = frozenset(u.name for u in program.units if u.kind == "function")
-    results: dict[str, ProcedureAnalysis] = {}
-    site_freq: dict[str, dict[int, float]] = {}
+    summaries: dict[str, KillSummary] = {}
     units = {u.name: u for u in program.units}
-    for name in order:
+    for name in order:  # what each procedure does, before loops ask about callers too
         unit = program.unit(name)
         assert unit is not None
         effects[name] = summarize_effects(unit, effects, commons)
-        uc = UnitContext(unit, effects, _read_elsewhere(unit, readers, commons), units)
+        summaries[name] = summarize_kills(unit, summaries, effects, commons, units)
+    callers: dict[str, set[str]] = {}
+    for a, b in g.edges():
+        callers.setdefault(b, set()).add(a)
+    facts = ProgramFacts(program, summaries, effects, commons, callers)
+    functions = frozenset(u.name for u in program.units if u.kind == "function")
+    results: dict[str, ProcedureAnalysis] = {}
+    site_freq: dict[str, dict[int, float]] = {}
+    for name in order:
+        unit = program.unit(name)
+        assert unit is not None
+        uc = UnitContext(unit, effects, _read_elsewhere(unit, readers, commons), units, facts)
         counter = TripCounter(options, known.for_unit(name))
         sites = find_sites(unit.body, functions=functions)
         phases = tuple(build_phase(unit, uc, k + 1, site, counter) for k, site in enumerate(sites))

@@ -297,7 +297,7 @@ def _independents(proc, unit: ir.Unit, insertions: list[Insertion], form: str, e
             if not lp.parallel or (file, lp.line) in marked:
                 continue
             reductions = tuple(name for name, _ in lp.reductions if "(" not in name)
-            d = independent_directive(new=lp.private, reduction=reductions)
+            d = independent_directive(new=lp.private + lp.private_arrays, reduction=reductions)
             if file != unit.span.file:
                 notes.append(_not_written([d], ir.Span(file, lp.line, lp.line), unit.name))
                 continue

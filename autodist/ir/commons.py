@@ -13,6 +13,7 @@ such a block every member is the whole block (:data:`WHOLE_BLOCK`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from .nodes import Span
 from .units import Common, Program, Symbol, Unit
@@ -51,16 +52,40 @@ class CommonLayouts:
 
     associated: tuple[AssociatedBlock, ...] = ()
 
+    @cached_property
+    def _by_name(self) -> dict[str, AssociatedBlock]:
+        out: dict[str, AssociatedBlock] = {}
+        for b in self.associated:
+            out.setdefault(b.name, b)
+        return out
+
     def block(self, name: str) -> AssociatedBlock | None:
-        return next((b for b in self.associated if b.name == name), None)
+        return self._by_name.get(name)
 
     def slot(self, sym: Symbol | None) -> Slot | None:
         """The storage a COMMON variable names across units (None: not in COMMON)."""
         if sym is None or sym.common is None or sym.common_index is None:
             return None
-        if self.block(sym.common) is not None:
+        if sym.common in self._by_name:
             return (sym.common, WHOLE_BLOCK)
         return (sym.common, sym.common_index)
+
+    def symbol_at(self, unit: Unit, slot: Slot | None) -> Symbol | None:
+        """The variable of ``unit`` naming COMMON storage ``slot`` (its first
+        member there for a storage-associated block's :data:`WHOLE_BLOCK`)."""
+        table = self._unit_slots.get(id(unit))
+        if table is None or table[0] is not unit:
+            found: dict[Slot, Symbol] = {}
+            for sym in unit.symbols:
+                k = self.slot(sym)
+                if k is not None:
+                    found.setdefault(k, sym)
+            table = self._unit_slots[id(unit)] = (unit, found)
+        return table[1].get(slot) if slot is not None else None
+
+    @cached_property
+    def _unit_slots(self) -> dict[int, tuple[Unit, dict[Slot, Symbol]]]:
+        return {}
 
 
 def _layout(unit: Unit, common: Common) -> tuple:

@@ -64,8 +64,11 @@ def _phases(an: ProgramAnalysis):
 
 
 def private_everywhere(an: ProgramAnalysis, table: ArrayTable) -> set[str]:
-    """Global arrays that every loop phase using them treats as a private work array."""
+    """Global arrays that every loop phase using them treats as a private work
+    array (a phase of a procedure that runs only inside loops privatizing the
+    array, through calls, counts as treating it so)."""
     used: dict[str, bool] = {}
+    inside = _runs_inside_private(an, table)
     for proc, ph in _phases(an):
         if ph.kind != "loop":
             continue
@@ -73,8 +76,44 @@ def private_everywhere(an: ProgramAnalysis, table: ArrayTable) -> set[str]:
         for name in ph.arrays:
             g = table.global_id(proc.name, name)
             if g is not None:
-                used[g] = used.get(g, True) and name in private
+                used[g] = used.get(g, True) and (name in private or g in inside.get(proc.name, ()))
     return {g for g, p in used.items() if p}
+
+
+def _runs_inside_private(an: ProgramAnalysis, table: ArrayTable) -> dict[str, set[str]]:
+    """Procedure -> the global arrays private to a parallel loop around every
+    call of it (directly, or around every call of each of its callers).  A
+    serial loop's private arrays do not count: its iterations run in order on
+    every processor, so the callee's loops still share the array's work."""
+    from .. import ir
+
+    loops: dict[str, list] = {}
+    for proc, ph in _phases(an):
+        for lp in ph.loops:
+            if lp.parallel and lp.private_arrays:
+                loops.setdefault(proc.name, []).append(lp)
+    sites: dict[str, list[tuple[str, set[str]]]] = {}  # callee -> (caller, globals private around the site)
+    for u in an.program.units:
+        for s in u.statements():
+            names = ([s.name] if isinstance(s, ir.Call) else []) + [f.name for f in ir.external_calls(s)]
+            around: set[str] = set()
+            for lp in loops.get(u.name, ()):
+                if lp.line <= s.span.first <= lp.last_line and (lp.do is None or lp.do.span.file == s.span.file):
+                    around |= {g for a in lp.private_arrays if (g := table.global_id(u.name, a)) is not None}
+            for n in names:
+                sites.setdefault(n, []).append((u.name, around))
+    out: dict[str, set[str]] = {}
+    for name in reversed(an.bottom_up):  # callers first
+        calls = sites.get(name)
+        if not calls:
+            continue
+        common = None
+        for caller, around in calls:
+            here = around | out.get(caller, set())
+            common = here if common is None else common & here
+        if common:
+            out[name] = common
+    return out
 
 
 #: Weight of a competing affinity edge (two edges of one reference pattern on one

@@ -63,6 +63,8 @@ def phase_json(proc: ProcedureAnalysis, p: Phase) -> dict[str, Any]:
                 "trip_count_depends_on": list(lp.trip_names),
                 "trip_count_note": lp.trip_note,
                 "private": list(lp.private),
+                "private_arrays": [{"name": n, "reason": dict(lp.private_reasons).get(n, "")}
+                                   for n in (lp.private_arrays if lp.parallel else ())],
                 "reductions": [{"name": n, "op": op} for n, op in lp.reductions],
             }
             for lp in p.loops
@@ -195,6 +197,8 @@ def to_text(an: ProgramAnalysis) -> str:
                 trips = _fmt_count(lp.trip_count) + ("" if lp.trip_known else "?")
                 out.append(f"      {'  ' * lp.depth}DO {lp.var} = {lp.bounds:<14} line {lp.line:<5} {flag} "
                            f"trips {trips:<6} {lp.reason}")
+                for name, why in lp.private_reasons:
+                    out.append(f"      {'  ' * lp.depth}  NEW {name}: {why}")
             rw = f"writes {', '.join(p.writes) or '-'}; reads {', '.join(p.reads) or '-'}"
             out.append(f"      {rw}")
         for a in proc.flow.assumptions:

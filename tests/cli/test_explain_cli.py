@@ -198,8 +198,10 @@ def test_a_bigger_program_page_finds_every_phase_and_array(tmp_path, capsys):
     for gid in arrays:
         assert f"array-{gid}" in page.ids
     # a template smaller than the processors is still distributed over fewer of
-    # them, so what stays replicated does for its cost
-    assert {r["category"] for r in doc["replicated"]} == {"cost"}
+    # them, so what stays replicated does for its cost, or is a work array private
+    # to the loops around every use (through calls too)
+    assert "cost" in {r["category"] for r in doc["replicated"]}
+    assert {r["category"] for r in doc["replicated"]} <= {"cost", "private work array"}
     # the bounds come from PARAMETERs copied into COMMON (GRID_POINTS(1) = PROBLEM_SIZE): all known
     assert doc["unknown_trip_counts"] == [] and "every trip count is known" in page.words
     # a timeline per solution shown (the other one too when they differ)

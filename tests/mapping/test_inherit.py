@@ -30,10 +30,11 @@ from tests.conftest import requires_gfortran
 HERE = Path(__file__).resolve().parent.parent / "programs" / "inherit"
 PROFILES = ("ddt1997", "cluster_ib", "manycore_smp")
 #: program -> (grid arrays, their component dimensions (0-based), the blocks' arrays and
-#: their block dimensions)
+#: their block dimensions, the work arrays private to the loops around the calls)
 PROGRAMS = {
-    "element_actuals.f": ({"U": 1, "R": 1}, {}),
-    "block_solve.f": ({"U": 1, "RHS": 1}, {"LHS": 3}),
+    "element_actuals.f": ({"U": 1, "R": 1}, {}, set()),
+    # LHS is rebuilt for every line J: private to the J loop, not distributed
+    "block_solve.f": ({"U": 1, "RHS": 1}, {}, {"LHS"}),
 }
 
 
@@ -57,7 +58,7 @@ def _layouts(sol, array: str):
 @pytest.mark.parametrize("profile", PROFILES)
 @pytest.mark.parametrize("name", sorted(PROGRAMS))
 def test_grids_distributed_along_a_grid_dimension(pipelines, name, profile, procs):
-    grids, blocks = PROGRAMS[name]
+    grids, blocks, _private = PROGRAMS[name]
     plan = pipelines[name].plan(resolve_profile(profile)[0], procs)
     for sol in (plan.static, plan.solution(plan.chosen)):
         for array, leading in {**grids, **blocks}.items():
@@ -78,9 +79,11 @@ def test_the_dummies_inherit_and_the_report_says_so(tmp_path):
                   "-o", str(tmp_path / name))
         assert out.returncode == 0, out.stderr
         replicated = {r["array"].split(".")[-1]: r["reason"] for r in json.loads(rep.read_text())["replicated"]}
-        grids, blocks = PROGRAMS[name]
+        grids, blocks, private = PROGRAMS[name]
         assert not set(grids) & set(replicated) and not set(blocks) & set(replicated), replicated
-        assert replicated and all("the call runs where it lives" in why for why in replicated.values()), replicated
+        assert {a for a, why in replicated.items() if "private work array" in why} == private, replicated
+        dummies = {a: why for a, why in replicated.items() if a not in private}
+        assert dummies and all("the call runs where it lives" in why for why in dummies.values()), replicated
         assert not any("section" in why or "another shape" in why for why in replicated.values())
         # the dummies get no mapping directive (HPF: they inherit the block)
         text = (tmp_path / name).read_text()
@@ -95,8 +98,8 @@ def test_the_loops_around_the_calls_are_parallel():
     blocks = an.procedure("BLKSLV").phase(3)
     by_var = {lp.var: lp for lp in blocks.loops}
     assert by_var["I"].parallel
-    # LHS is rebuilt for every line J: the J loop carries its output dependence
-    assert not by_var["J"].parallel and "LHS" in by_var["J"].reason
+    # LHS is rebuilt for every line J before the calls read it: private to J
+    assert by_var["J"].parallel and "LHS" in by_var["J"].private_arrays
     assert all(lp.parallel for lp in an.procedure("BLKSLV").phase(4).loops)
 
 

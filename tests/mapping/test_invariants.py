@@ -29,8 +29,10 @@ from autodist.pipeline import Pipeline
 from ..conftest import SAMPLES
 
 HERE = Path(__file__).resolve().parent.parent / "programs" / "invariants"
-# and the 5x5 block solves through element actuals of the inherited-mapping tests
-PROGRAMS = sorted(SAMPLES.glob("*.f")) + sorted(HERE.glob("*.f")) + [HERE.parent / "inherit" / "block_solve.f"]
+# and the 5x5 block solves through element actuals of the inherited-mapping tests,
+# the work arrays privatized across calls
+PROGRAMS = (sorted(SAMPLES.glob("*.f")) + sorted(HERE.glob("*.f")) + [HERE.parent / "inherit" / "block_solve.f"]
+            + sorted((HERE.parent / "privatize").glob("*.f")))
 #: Programs whose static mappings remap an actual into a dummy of its own:
 #: no database entry of the main program is such a mapping itself (the
 #: dynamic selection prices it with the remappings around the call).

@@ -6,8 +6,9 @@ C     lies in the leading (undistributed) dimensions of its actual, so an
 C     HPF expert distributes the grids BLOCK along a grid dimension (never
 C     the 5 components, never the 5x5 block) and lets each call run where
 C     its element lives (the dummies inherit the block: no directive).
-C     The block phase reuses LHS on every line J (a work array), so its
-C     I loop is the parallel one there: the grid dimension I is the one.
+C     The block phase rebuilds LHS for every line J before the calls read
+C     it (a work array, dead after the phase): private to the J loop
+C     (NEW), which is then parallel like the I loop inside it.
       PROGRAM BLKSLV
       INTEGER N
       PARAMETER (N=24)
