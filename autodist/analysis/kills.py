@@ -49,6 +49,8 @@ Key = tuple  # ("arg", k) or ("common", slot)
 MAX_BOXES = 1500
 #: more covered pieces than this are not merged (a read they would cover is exposed)
 MAX_MERGED = 120
+#: at the end of a loop, more covered pieces than this are replaced by their unions
+COMPACT = 24
 
 
 @dataclass(frozen=True)
@@ -134,6 +136,21 @@ def _contains(c: Box, r: Box) -> bool:
     return len(c) == len(r) and all(_le(cl, rl) and _le(rh, ch) for (cl, ch), (rl, rh) in zip(c, r))
 
 
+def _within(c: Box, r: Box, decl: list) -> bool:
+    """Does ``c`` contain the read box ``r``, knowing that a read lies inside
+    the declared bounds ``decl``: a side of ``c`` at the declared bound holds
+    whatever ``r``'s side is (``[0, N]`` holds a read of ``N-1`` of an array
+    declared ``(0:M)``: the program reads inside its arrays)."""
+    if len(c) != len(r) or len(decl) != len(r):
+        return False
+    for (cl, ch), (rl, rh), (dl, dh) in zip(c, r, decl):
+        if not (_le(cl, rl) or (dl is not None and cl == dl)):
+            return False
+        if not (_le(rh, ch) or (dh is not None and ch == dh)):
+            return False
+    return True
+
+
 def _signature(box: Box) -> tuple:
     return tuple((lo.terms, hi.terms) for lo, hi in box)
 
@@ -160,9 +177,21 @@ def _merge(boxes: list[Box]) -> list[Box]:
             out = list(dict.fromkeys(out + new))
         if len(out) == before or len(out) > MAX_BOXES:
             break
-    # the largest boxes suffice
-    return [b for b in out if not any(c is not b and c != b and _contains(c, b) for c in out)] \
-        if len(out) <= 150 else out
+    return _largest(out)
+
+
+def _largest(boxes: list[Box]) -> list[Box]:
+    """The boxes no other box contains (they cover what all cover); a box
+    can only contain one whose bounds have the same variable terms."""
+    groups: dict = {}
+    for b in boxes:
+        groups.setdefault(_signature(b), []).append(b)
+    keep = set()
+    for group in groups.values():
+        for b in group:
+            if not any(c != b and _contains(c, b) for c in group):
+                keep.add(b)
+    return [b for b in boxes if b in keep]
 
 
 def _chains(ivs: list[Bounds]) -> list[Bounds]:
@@ -353,7 +382,24 @@ class Walker:
             self._merged = _merge(self.covers)
         if any(_contains(c, x) for x in levels for c in self._merged):
             return None
+        decl = self._declared
+        if decl is not None and any(_within(c, x, decl) for x in levels for c in self._merged):
+            return None
         return cur
+
+    @property
+    def _declared(self) -> list[tuple[ir.Affine | None, ir.Affine | None]] | None:
+        """The declared bounds of the target when a read may be assumed to lie
+        inside them (a local or COMMON array: a dummy may be declared ``X(1)``
+        and read past it, the old "any size" idiom)."""
+        if "_decl" not in self.__dict__:
+            sym = self.unit.symbol(self.t.name) if self.t.name is not None else None
+            decl = None
+            if sym is not None and sym.is_array and not sym.dummy and sym.dims \
+                    and all(d.upper is not None for d in sym.dims):
+                decl = [(_aff(d.lower), _aff(d.upper)) for d in sym.dims]  # type: ignore[arg-type]
+            self.__dict__["_decl"] = decl
+        return self.__dict__["_decl"]
 
     def read(self, box: Box | None, loops: list[_Loop], what: str) -> None:
         if self.jumpy:
@@ -523,6 +569,10 @@ class Walker:
             e_lo = _subst(l_, s.var, lp.lo if c > 0 else lp.hi)  # type: ignore[arg-type]
             e_hi = _subst(l_, s.var, lp.hi if c > 0 else lp.lo)  # type: ignore[arg-type]
             self.covers.append(box[:d] + ((e_lo, e_hi),) + box[d + 1:])
+        if len(self.covers) > COMPACT:
+            # element by element writes (A(1,1,K) = ..., A(1,2,K) = ...):
+            # their unions, so that the reads of later loops find them
+            self.covers = _merge(self.covers)
         self._stale()
         self._loop_exit(s)
 

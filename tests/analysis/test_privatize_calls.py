@@ -159,3 +159,29 @@ def test_a_bound_changed_between_the_write_and_the_read_covers_nothing():
     lp = next(lp for ph in an.procedure("CHG").phases for lp in ph.loops if lp.line == 10)
     assert "W" not in lp.private_arrays
     assert not lp.parallel
+
+
+LINE_WORK = (PROGRAMS / "line_work.f").read_text()
+
+
+def _line_loop(text: str):
+    an = analyze(read_text(text, "line_work.f"))
+    return next(lp for ph in an.procedure("SOLVE").phases for lp in ph.loops if lp.var == "J")
+
+
+def test_a_line_solvers_work_array_cleared_at_both_ends_and_filled_element_by_element_is_private():
+    # the ends cleared by a callee through a copy of its bound (I = SIZE),
+    # the interior written one element per statement, the last interior
+    # block read at ISIZE-1 (inside the array's declared 0:N whatever ISIZE is)
+    lp = _line_loop(LINE_WORK)
+    assert lp.parallel, lp.reason
+    assert lp.private_arrays == ("LHS",)
+    assert "CALL LHSINI" in dict(lp.private_reasons)["LHS"]
+
+
+def test_not_private_when_the_last_block_is_never_cleared():
+    text = LINE_WORK.replace("          LHS(M, L, I) = 0.0D0\n", "").replace("        LHS(L, L, I) = 1.0D0\n", "")
+    assert text != LINE_WORK
+    lp = _line_loop(text)
+    assert "LHS" not in lp.private_arrays
+    assert not lp.parallel

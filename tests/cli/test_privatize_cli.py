@@ -27,7 +27,7 @@ def test_analyze_reports_the_private_arrays_with_the_reason(capsys):
     assert w["name"] == "W" and "CALL FILL" in w["reason"]
 
 
-@pytest.mark.parametrize("name,new", [("common_work", "NEW(W)"), ("dummy_work", "NEW(WK)")])
+@pytest.mark.parametrize("name,new", [("common_work", "NEW(W)"), ("dummy_work", "NEW(WK)"), ("line_work", "NEW(LHS)")])
 def test_annotate_writes_new_for_them(tmp_path, name, new):
     out = tmp_path / f"{name}_hpf.f"
     assert main(["annotate", str(PRIV / f"{name}.f"), "--machine", "ddt1997", "-o", str(out), "-q"]) == 0
@@ -40,7 +40,7 @@ def test_annotate_writes_new_for_them(tmp_path, name, new):
 @requires_gfortran
 @pytest.mark.gfortran
 @pytest.mark.mpi
-@pytest.mark.parametrize("name", ["common_work", "dummy_work"])
+@pytest.mark.parametrize("name", ["common_work", "dummy_work", "line_work"])
 def test_annotated_program_runs_with_gfortran_results(tmp_path, name):
     out = tmp_path / f"{name}_hpf.f"
     assert main(["annotate", str(PRIV / f"{name}.f"), "--machine", "ddt1997", "--procs", "2", "-o", str(out),
