@@ -285,7 +285,6 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     # data movement: per rank, per array, the union of what it reads minus what it holds
     per_rank_bytes = [0] * nranks
     per_rank_msgs = [0] * nranks
-    attributions: list[dict[tuple[TableRoutine, str, int | None], list[int]]] = [dict() for _ in range(nranks)]
     for rank in reps:
         for array, items in needs[rank].items():
             lay = layouts.get(array)
@@ -295,24 +294,36 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
             got = memo.get(key)
             if got is None:
                 got = memo[key] = _receives(phase, array, lay, items, facts, nranks, rank)
-            nbytes, msgs, attributed = got
+            nbytes, msgs = got
             per_rank_bytes[rank] += nbytes
             per_rank_msgs[rank] += msgs
-            for (routine, dim), n in attributed:
-                attributions[rank].setdefault((routine, array, dim), [0, 0])[0] += n
     per_rank_bytes = [per_rank_bytes[rep[r]] for r in range(nranks)]
     per_rank_msgs = [per_rank_msgs[rep[r]] for r in range(nranks)]
-    attributions = [attributions[rep[r]] for r in range(nranks)]
     # reductions over distributed iterations: an all-reduce of each reduced value
     red_routines = _reductions(phase, parts, layouts, facts, nranks)
     worst = max(range(nranks), key=lambda r: (per_rank_bytes[r], per_rank_msgs[r])) if nranks else 0
+    # what the worst rank receives, by routine (the other ranks' split is never priced)
+    attribution: dict[tuple[TableRoutine, str, int | None], int] = {}
+    if nranks:
+        wr = rep[worst]
+        for array, items in needs[wr].items():
+            lay = layouts.get(array)
+            if lay is None:
+                continue
+            key = ("attr", array, lay, wr, tuple(items))
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = _attributed(phase, array, lay, items, nranks, wr)
+            for (routine, dim), n in got:
+                k = (routine, array, dim)
+                attribution[k] = attribution.get(k, 0) + n
     moves = []
-    for (routine, array, dim), (n, _) in sorted(attributions[worst].items(), key=lambda kv: (kv[0][1], kv[0][2] or 0)):
+    for (routine, array, dim), n in sorted(attribution.items(), key=lambda kv: (kv[0][1], kv[0][2] or 0)):
         moves.append((routine, array, dim, n, n * facts[array].elem_size, routine.messages(layouts[array].nprocs)))
     for r in red_routines:
         moves.append((r[0], r[1], None, r[2], r[3], r[4]))
     per_array: dict[str, int] = {}
-    for (routine, array, dim), (n, _) in attributions[worst].items():
+    for (routine, array, dim), n in attribution.items():
         per_array[array] = per_array.get(array, 0) + n
     return PhaseWork(
         flops=crit_flops, accesses=crit_acc, seq_flops=seq_flops, seq_accesses=seq_acc, starts=starts,
@@ -361,25 +372,38 @@ def _executes(pat: RefPattern, part: Partition, layouts: dict[str, Layout], fact
     return n, tuple(reads)
 
 
-def _receives(phase: Phase, array: str, lay: Layout, items: list[tuple[Section, int, int]],
-              facts: dict[str, ArrayFacts], nranks: int, rank: int
-              ) -> tuple[int, int, tuple[tuple[tuple[TableRoutine, int | None], int], ...]]:
-    """Bytes and messages ``rank`` receives of ``array`` to read the sections
-    ``items`` (section, statement index, reference index), and the elements per
-    (routine, template dimension)."""
+def _missed(phase: Phase, lay: Layout, items: list[tuple[Section, int, int]], nranks: int, rank: int):
+    """The ownership of ``lay``, what ``rank`` holds of the array (None: nothing
+    as primary), and the read sections not wholly held (section, pattern,
+    access), each distinct box once."""
     own = ownership(lay, nranks)
     held = own.owned(rank) if own.holds(rank) else None
-    # what is not wholly held, each distinct box once
     kept = [(sec, phase.patterns[i], phase.patterns[i].rhs[j]) for sec, i, j in {it[0]: it for it in items}.values()
             if held is None or not sec.issubset(held)]
+    return own, held, kept
+
+
+def _receives(phase: Phase, array: str, lay: Layout, items: list[tuple[Section, int, int]],
+              facts: dict[str, ArrayFacts], nranks: int, rank: int) -> tuple[int, int]:
+    """Bytes and messages ``rank`` receives of ``array`` to read the sections
+    ``items`` (section, statement index, reference index)."""
+    own, held, kept = _missed(phase, lay, items, nranks, rank)
     if not kept:
-        return 0, 0, ()
+        return 0, 0
     boxes = _dedupe([s for s, _, _ in kept])
     missing = _count_missing(boxes, held)
     if missing == 0:
-        return 0, 0, ()
-    return (missing * facts[array].elem_size, _senders(boxes, held, own, rank),
-            tuple(_attribute(kept, held, lay, own, phase).items()))
+        return 0, 0
+    return missing * facts[array].elem_size, _senders(boxes, held, own, rank)
+
+
+def _attributed(phase: Phase, array: str, lay: Layout, items: list[tuple[Section, int, int]], nranks: int,
+                rank: int) -> tuple[tuple[tuple[TableRoutine, int | None], int], ...]:
+    """The elements ``rank`` receives of ``array`` per (routine, template dimension)."""
+    own, held, kept = _missed(phase, lay, items, nranks, rank)
+    if not kept:
+        return ()
+    return tuple(_attribute(kept, held, lay, own, phase).items())
 
 
 def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop], nranks: int) -> list[int]:
