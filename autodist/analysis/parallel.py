@@ -419,8 +419,14 @@ def classify_loop(do: ir.Do, outer: tuple[ir.Do, ...], uc: UnitContext, depth: i
         private_arrays = tuple(found)
     else:
         private_arrays = private_arrays_of(uc.unit, do, written_arrays - red_arrays, uc.read_elsewhere)
-    refs = [r for r in _refs(do, uc, skip, variant) if r.array not in private_arrays]
+    all_refs = _refs(do, uc, skip, variant)
     nest = tuple(dep.bound_of(o) for o in outer) + (dep.bound_of(do),)
+    if private_arrays:
+        # NEW only for the arrays it frees the loop of (an array each iteration
+        # writes apart, or one only written, needs no private copy)
+        carried = {d.name for d in _array_deps(all_refs, tested, inner_info, uc, nest)[0]}
+        private_arrays = tuple(a for a in private_arrays if a in carried)
+    refs = [r for r in all_refs if r.array not in private_arrays]
     array_deps, proved = _array_deps(refs, tested, inner_info, uc, nest)
     deps.extend(array_deps)
 

@@ -201,8 +201,11 @@ def align_program(an: ProgramAnalysis, table: ArrayTable, time_limit: float) -> 
     """Alignment of every distributable global array into templates."""
     private = private_everywhere(an, table)
     dag = build_dag(an, table, private)
-    replicated = tuple((a.id, a.replicate_reason) for a in table.arrays if not a.distributable)
-    replicated += tuple((g, "private work array of the loops that use it") for g in sorted(private))
+    work = "private work array of the loops that use it"
+    replicated = tuple((a.id, f"{a.replicate_reason}; {work}" if a.id in private else a.replicate_reason)
+                       for a in table.arrays if not a.distributable)
+    listed = {g for g, _ in replicated}
+    replicated += tuple((g, work) for g in sorted(private) if g not in listed)
     if not dag.nodes:
         return Alignment((), None, None, replicated)  # type: ignore[arg-type]
     result = align(dag, time_limit=time_limit)

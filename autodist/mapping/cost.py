@@ -241,7 +241,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
             key = ("exec", i, part, home, rank)
             got = memo.get(key)
             if got is None:
-                got = memo[key] = _executes(pat, part, layouts, facts, nranks, rank, loops)
+                got = memo[key] = _executes(pat, part, layouts, facts, nranks, rank, loops, memo)
             n, reads = got
             counts[rank] = n
             for j, array, sec in reads:
@@ -353,20 +353,35 @@ def _chains(chains: dict[tuple[int, str, int | None], float]) -> tuple[tuple[str
 
 
 def _executes(pat: RefPattern, part: Partition, layouts: dict[str, Layout], facts: dict[str, ArrayFacts],
-              nranks: int, rank: int, loops: dict[int, Loop]) -> tuple[float, tuple[tuple[int, str, Section], ...]]:
+              nranks: int, rank: int, loops: dict[int, Loop], memo: dict
+              ) -> tuple[float, tuple[tuple[int, str, Section], ...]]:
     """How many times ``rank`` executes one statement, and the sections its
-    references read there (reference index, array, section)."""
-    vals = rank_iterations(pat, part, layouts, nranks, rank, loops)
+    references read there (reference index, array, section).  Statements of
+    one loop nest share their iterations, and references their images
+    (``memo``: the rank's values depend on the nest and the partition only)."""
+    home = layouts.get(part.home) if part.home is not None else None
+    key = ("iter", pat.loop_lines, part, home, rank)
+    got = memo.get(key)
+    if got is None:
+        vals = rank_iterations(pat, part, layouts, nranks, rank, loops)
+        if vals is None:
+            got = memo[key] = (None, None, 0.0)
+        else:
+            vkey = tuple(sorted(vals.items()))
+            got = memo[key] = (vals, vkey, count_iterations(pat, loops, vals))
+    vals, vkey, n = got
     if vals is None:
         return 0.0, ()
-    n = count_iterations(pat, loops, vals)
     if n == 0:
         return n, ()
     reads = []
     for j, acc in enumerate(pat.rhs):
         if acc.array not in facts:
             continue
-        sec = reference_image(acc, vals, facts[acc.array].bounds)
+        ikey = ("image", acc.array, acc.subscripts, vkey)
+        sec = memo.get(ikey)
+        if sec is None:
+            sec = memo[ikey] = reference_image(acc, vals, facts[acc.array].bounds)
         if sec:
             reads.append((j, acc.array, sec))
     return n, tuple(reads)

@@ -16,6 +16,12 @@ twiddle tables whole.
 ``cgcsr.f`` (the conjugate gradient of NAS CG on a matrix in compressed
 rows): the vectors BLOCK, aligned; the matrix never moved every iteration.
 
+``adi3d.f`` (the block-tridiagonal line solves of NAS BT: 5x5 blocks built in
+a COMMON workspace and eliminated through element actuals): the grids BLOCK
+along a grid dimension, never the five components; the workspace private to
+the outer loops of each line solver (NEW), which are then parallel; on the
+slow network a transpose of the grids for the Z solves.
+
 ``mgpacked.f`` (the V-cycle of NAS MG over levels packed in 1-D work arrays,
 each passed as ``U(IR(K))`` to 3-D dummies): every level BLOCK along its last
 dimension.  Not yet: such levels are replicated, and the report says why.
@@ -164,7 +170,7 @@ def test_cgcsr_vectors_block_and_the_matrix_never_moves(cgcsr, profile, procs):
         assert not set().union(*_grid_dims(sol, ("A", "COLIDX", "ROWSTR")).values())
 
 
-@pytest.mark.parametrize("app", ["fft3d", "cgcsr"])
+@pytest.mark.parametrize("app", ["fft3d", "cgcsr", "adi3d"])
 @pytest.mark.parametrize("profile", PROFILES)
 def test_miniapp_16_processors_not_predicted_slower_than_4(app, profile, request):
     pipeline = request.getfixturevalue(app)
@@ -186,6 +192,78 @@ def test_fft3d_annotated_with_its_transposes_runs_on_4_ranks_as_gfortran(tmp_pat
                           capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "same results as gfortran" in done.stderr
+
+
+@pytest.fixture(scope="module")
+def adi3d():
+    return Pipeline(read_program([MINIAPPS / "adi3d.f"]))
+
+
+ADI3D_GRIDS = ("U", "RHS", "FORCE")
+LOAD_BALANCE_TIE = ("CYCLIC on the lines' dimensions balances 14 interior points over a 2x2 grid 3% better "
+                    "in the line solvers' model than BLOCK on the cheap-movement profile, and the stencil's "
+                    "extra exchanges under CYCLIC cost less than that there (issue 12 item 6)")
+
+
+def _distributed(sol, arrays):
+    """Per (procedure, phase) using the arrays: the set of (distributed dim, format)."""
+    out = {}
+    for p in sol.phases:
+        lays = dict(p.mapping.layouts)
+        if set(arrays) & set(lays):
+            out[(p.procedure, p.phase)] = {(d, lays[a].formats[lays[a].tdim_of(d)].kind)
+                                           for a in arrays if a in lays for d in lays[a].distributed_dims}
+    return out
+
+
+@pytest.mark.parametrize("procs", [4, 16])
+@pytest.mark.parametrize("profile", PROFILES)
+def test_adi3d_static_grids_block_along_grid_dimensions(adi3d, profile, procs, request):
+    if (profile, procs) == ("manycore_smp", 4):
+        request.applymarker(pytest.mark.xfail(strict=True, reason=LOAD_BALANCE_TIE))
+    sol = adi3d.plan(resolve_profile(profile)[0], procs).static
+    per_phase = _distributed(sol, ADI3D_GRIDS)
+    assert per_phase and all(per_phase.values()), sol.describe()  # never all replicated
+    for dims in per_phase.values():
+        assert all(d >= 1 for d, _ in dims), sol.describe()  # never the five components
+        assert {kind for _, kind in dims} == {"BLOCK"}, sol.describe()
+
+
+@pytest.mark.parametrize("procs", [4, 16])
+def test_adi3d_transposes_for_the_z_solves_on_the_slow_network(adi3d, procs):
+    """ddt1997: BLOCK along Z (the last dimension) for the residual and the X
+    and Y solves, as the NAS HPF version of BT writes; the Z solves on grids
+    remapped along another grid dimension, so that their lines are local."""
+    plan = adi3d.plan(resolve_profile("ddt1997")[0], procs)
+    assert plan.static.describe().endswith("(*,*,*,BLOCK)"), plan.static.describe()
+    best = _distributed(plan.solution("best"), ("U", "RHS"))
+    for (procedure, _), dims in best.items():
+        if procedure in ("XSOLVE", "YSOLVE"):
+            assert dims == {(3, "BLOCK")}, (procedure, dims)
+        elif procedure == "ZSOLVE":
+            assert dims and 3 not in {d for d, _ in dims} and 0 not in {d for d, _ in dims}, dims
+
+
+def test_adi3d_line_solvers_privatize_their_workspace(adi3d, tmp_path):
+    an = adi3d.analysis(resolve_profile("ddt1997")[0])
+    for solver in ("XSOLVE", "YSOLVE", "ZSOLVE"):
+        (phase,) = an.procedure(solver).phases
+        outer = [lp for lp in phase.loops if lp.depth <= 1]
+        assert len(outer) == 2 and all(lp.parallel and lp.private_arrays == ("LHS",) for lp in outer), outer
+    report = tmp_path / "report.json"
+    out = tmp_path / "adi3d.f"
+    done = subprocess.run([sys.executable, "-m", "autodist", "annotate", "-q", "--procs", "4",
+                           str(MINIAPPS / "adi3d.f"), "-o", str(out), "--report", str(report)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    listed = [r["array"] for r in json.loads(report.read_text())["replicated"]]
+    assert len(listed) == len(set(listed)), listed  # one entry, one reason per array
+    reasons = {r["array"].split(".")[-1]: r["reason"] for r in json.loads(report.read_text())["replicated"]
+               if "." not in r["array"] or r["array"].startswith("XSOLVE.")}
+    assert "private work array of the loops that use it" in reasons["LHS"], reasons
+    assert not set(ADI3D_GRIDS) & set(reasons), reasons
+    directives = [ln.upper() for ln in out.read_text().splitlines() if ln.upper().startswith("CHPF$")]
+    assert sum("INDEPENDENT, NEW(LHS)" in d for d in directives) == 6, directives
 
 
 PACKED_LEVELS = ("a level of a packed work array passed as U(IR(K)) to a 3-D dummy is replicated, not its "
