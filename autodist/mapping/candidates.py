@@ -277,7 +277,8 @@ def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int) ->
     for k in range(1, min(machine.max_distributed_dims, width) + 1):
         for dims in itertools.combinations(range(width), k):
             for grid in _grids(nprocs, k, [extents[d] for d in dims]):
-                options = [candidate_formats(machine.distributions, extents[d], g, d in group.triangular)
+                options = [_distinct(candidate_formats(machine.distributions, extents[d], g, d in group.triangular),
+                                     extents[d], g)
                            for d, g in zip(dims, grid)]
                 for fmts in itertools.product(*options):
                     formats = [collapsed] * width
@@ -289,6 +290,14 @@ def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int) ->
     # from a distribution)
     out[Distribution(tuple(collapsed for _ in range(width)), ())] = None
     return list(out)
+
+
+def _distinct(formats: list[Format], extent: int, procs: int) -> list[Format]:
+    """``formats`` without CYCLIC where it deals the cells as BLOCK does (no
+    more cells than processors: one cell each, in order), when BLOCK is tried."""
+    if extent <= procs and Format("BLOCK") in formats:
+        return [f for f in formats if f != Format("CYCLIC")]
+    return formats
 
 
 def _grids(nprocs: int, k: int, extents: list[int]) -> list[tuple[int, ...]]:
