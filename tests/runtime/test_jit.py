@@ -377,6 +377,19 @@ def test_a_second_run_loads_every_kernel_from_the_cache(tmp_path):
     assert sorted(Path(tmp_path / "cache" / "jit").glob("k*.py"))
 
 
+def test_the_ranks_of_a_job_compile_each_kernel_once_and_load_it_elsewhere(tmp_path):
+    """Ranks wanting the same kernels take turns: the first compiles, the others load."""
+    report = tmp_path / "r.json"
+    got = cli("run", JIT / "scalar.f", "-np", 2, "--jit-after", "0", "--report", report, "-q",
+              env={"AUTODIST_CACHE": str(tmp_path / "cache")})
+    assert got.returncode == 0, got.stderr
+    ranks = json.loads(report.read_text())["jit"]["ranks"]
+    assert [r["rank"] for r in ranks] == [0, 1]
+    wanted = {r["kernels_compiled"] + r["kernels_loaded"] for r in ranks}
+    assert len(wanted) == 1 and wanted.pop() > 0
+    assert sum(r["kernels_compiled"] for r in ranks) == ranks[0]["kernels_compiled"] + ranks[0]["kernels_loaded"]
+
+
 def test_without_numba_compiled_execution_is_off_and_the_report_says_why(monkeypatch):
     from autodist.runtime.jit import compiler
 

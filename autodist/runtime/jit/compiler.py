@@ -11,6 +11,10 @@ numba's own cache then sits in the folder's ``__pycache__``, and a second
 run of the same program loads every kernel instead of compiling it.  The
 text starts with a stamp of the helpers' source and of the numba and numpy
 versions, so that changing either makes new files rather than stale hits.
+The ranks of a job run the same program and want the same kernels at about
+the same time: :meth:`Module.compiling` lets one process compile a module's
+kernels at a time (a lock file beside the module), so that the others then
+load what it saved instead of each compiling it again on the same cores.
 
 :func:`numba_missing` says why compiled execution is not available (numba
 not importable), without importing numba when it is not wanted.
@@ -23,6 +27,7 @@ import importlib.util
 import os
 import sys
 import tempfile
+from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 from types import ModuleType
@@ -99,6 +104,23 @@ class Module:
             (cache_dir() / f"k{self.digest}.{name}.ok").touch()
         except OSError:
             pass
+
+    @contextmanager
+    def compiling(self):
+        """Held while numba compiles (or loads) a kernel of this module: one process
+        at a time, waiting for the one before (whose work it then finds in the cache)."""
+        try:
+            import fcntl
+            f = open(cache_dir() / f"k{self.digest}.lock", "a")
+        except (ImportError, OSError):  # no locks here: each process compiles on its own
+            yield
+            return
+        with f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
 
     def load(self) -> ModuleType:
         module = self._loaded.get(self.digest)

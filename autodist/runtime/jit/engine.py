@@ -117,7 +117,8 @@ class Jit:
             with warnings.catch_warnings():  # numba's notes (object mode holds the GIL, ...) are not the user's
                 warnings.simplefilter("ignore")
                 fn = module.function(name)
-                fn.compile(tuple(signature()))
+                with module.compiling():
+                    fn.compile(tuple(signature()))
         except Exception as exc:  # numba's typing or lowering errors: the other path runs
             limit = _time_limit(exc)
             if limit is not None:  # the run's time limit fired while numba compiled: the run ends

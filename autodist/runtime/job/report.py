@@ -113,10 +113,19 @@ def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: d
             "jit": compiled or {"enabled": False, "reason": "", "procedures": []}}
 
 
-def jit_section(ex) -> dict[str, Any]:
+def jit_counts(ex) -> tuple[float, int, int]:
+    """One rank's numba seconds (loading cached kernels included), kernels it
+    compiled and kernels it loaded from the cache."""
+    return (ex.jit.compile_seconds, ex.jit.compiled, ex.jit.loaded) if ex.jit is not None else (0.0, 0, 0)
+
+
+def jit_section(ex, ranks: list[tuple[float, int, int]] | None = None) -> dict[str, Any]:
     """The ``jit`` section of the report from an executor (rank 0's): whether
     compiled execution was on (and why not), numba's compile time (loading
-    cached kernels included), and per procedure the path its calls took."""
+    cached kernels included), and per procedure the path its calls took;
+    with ``ranks`` (:func:`jit_counts` of every rank), what each rank compiled
+    and loaded (one compiles a kernel, the others load it: see
+    :meth:`~..jit.compiler.Module.compiling`)."""
     if ex.jit is None:
         return {"enabled": False, "reason": ex.jit_off, "compile_seconds": 0.0, "kernels_compiled": 0,
                 "kernels_loaded": 0, "procedures": []}
@@ -137,8 +146,12 @@ def jit_section(ex) -> dict[str, Any]:
             path = "jit" if compiled else "not run"
         procs.append({"procedure": u.name, "path": path, "reason": why, "compiled_calls": compiled,
                       "python_calls": python})
-    return {"enabled": True, "reason": "", "compile_seconds": ex.jit.compile_seconds,
-            "kernels_compiled": ex.jit.compiled, "kernels_loaded": ex.jit.loaded, "procedures": procs}
+    out = {"enabled": True, "reason": "", "compile_seconds": ex.jit.compile_seconds,
+           "kernels_compiled": ex.jit.compiled, "kernels_loaded": ex.jit.loaded, "procedures": procs}
+    if ranks is not None:
+        out["ranks"] = [{"rank": r, "compile_seconds": s, "kernels_compiled": c, "kernels_loaded": n}
+                        for r, (s, c, n) in enumerate(ranks)]
+    return out
 
 
 # --------------------------------------------------------------------------- reading

@@ -146,15 +146,17 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
     per_rank = ex.comms.stats.gather(comm, root=0)
     predicted = comm.gather(ex.predicted, root=0)
     executions = ex.executions
+    from .report import build_report, jit_counts, jit_section
+
+    compiling = comm.gather(jit_counts(ex), root=0)
     if req.report and rank == 0:
-        from .report import build_report, jit_section
 
         merged: dict[str, list[int]] = {}
         for d in predicted or []:
             merged.update(d)
         report = build_report(per_rank, analysis, ex.phase_modes, ex.remap_log, merged, executions,
                               program.files, comm.Get_size(), seconds, stop, ex.linked.calls, ex.kept_replicated,
-                              ex.phase_paths, jit_section(ex))
+                              ex.phase_paths, jit_section(ex, compiling))
         _write_json(req.report, report)
     need_arrays = req.dump is not None or req.verify
     arrays = ex.gather_arrays(root=0) if need_arrays else None
