@@ -4,7 +4,9 @@ Every combination of template distributions (:func:`.candidates.distributions`
 per template) is evaluated over all phases of all procedures, weighted by how
 often each runs; the cheapest is the static solution.  With many templates the
 combinations are searched one template at a time (coordinate descent from the
-best single-template choices) instead of enumerated.
+first options) instead of enumerated: for each template every processor
+arrangement with the profile's first formats, then the other formats
+(CYCLIC for BLOCK, ...) of its :data:`REFINED_SHAPES` best arrangements.
 """
 
 from __future__ import annotations
@@ -20,6 +22,12 @@ from .model import Mapping
 
 #: Enumerate all combinations of template distributions up to this many.
 MAX_COMBINATIONS = 512
+
+#: In the coordinate descent, the formats other than the profile's first are
+#: tried on this many of a template's best processor arrangements (a format
+#: changes a cost by its load balance and its neighbours; the arrangement, by
+#: which loops run in parallel and which references cross processors).
+REFINED_SHAPES = 3
 
 
 #: How a static candidate found by the dynamic selection describes itself.
@@ -75,28 +83,54 @@ def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: Machi
         for combo in itertools.product(*(options[n] for n in names)):
             out.append(run(dict(zip(names, combo))))
     else:
-        # coordinate descent: start from the first option of each template
+        # coordinate descent from the first option of each template, one template
+        # at a time: its processor arrangements first (each with the formats the
+        # profile lists first), then the other formats of the best arrangements
         choice = {n: options[n][0] for n in names}
-        best = run(choice)
-        seen = {best.describe(): best}
-        improved = True
-        while improved:
-            improved = False
+        seen = {_key(names, choice): run(choice)}
+        best = [seen[_key(names, choice)]]
+
+        def take(n: str, d: Distribution) -> float:
+            """Try template ``n`` distributed ``d`` with the others as chosen; keep it if cheaper."""
+            trial = dict(choice, **{n: d})
+            key = _key(names, trial)
+            if key not in seen:
+                seen[key] = run(trial)
+            if seen[key].total < best[0].total - 1e-15:
+                best[0] = seen[key]
+                choice[n] = d
+            return seen[key].total
+
+        shapes = {n: _shapes(options[n]) for n in names}
+        while True:
+            before = best[0]
             for n in names:
-                for d in options[n]:
-                    trial = dict(choice)
-                    trial[n] = d
-                    key = " ".join(f"{t}{trial[t].text()}{trial[t].grid}" for t in names)
-                    if key in seen:
-                        cand = seen[key]
-                    else:
-                        cand = run(trial)
-                        seen[key] = cand
-                    if cand.total < best.total - 1e-15:
-                        best, choice, improved = cand, trial, True
+                if len(shapes[n]) <= REFINED_SHAPES:
+                    for d in options[n]:
+                        take(n, d)
+                    continue
+                ranked = sorted(((take(n, shape[0]), k) for k, shape in enumerate(shapes[n])))
+                for _, k in ranked[:REFINED_SHAPES]:
+                    for d in shapes[n][k][1:]:
+                        take(n, d)
+            if best[0] is before:
+                break
         out = list(seen.values())
     out.sort(key=lambda c: (c.total, c.describe()))
     return prefer_replication(out)
+
+
+def _key(names: list[str], choice: dict[str, Distribution]) -> str:
+    return " ".join(f"{t}{choice[t].text()}{choice[t].grid}" for t in names)
+
+
+def _shapes(options: list[Distribution]) -> list[list[Distribution]]:
+    """``options`` grouped by processor arrangement (the distributed dimensions
+    and the grid), in order: the formats of one arrangement together."""
+    out: dict[tuple, list[Distribution]] = {}
+    for d in options:
+        out.setdefault((tuple(f.distributed for f in d.formats), d.grid), []).append(d)
+    return list(out.values())
 
 
 #: Relative difference of predicted totals below which two candidates tie.
