@@ -65,19 +65,22 @@ def _local_layouts(unit: ir.Unit, mapping, table: ArrayTable) -> dict[str, Layou
     return out
 
 
-def _named(name: str, lay: Layout, versions: list[Layout] | None, group: str) -> Layout:
+def _named(name: str, lay: Layout, versions: list[Layout] | None, group: str, taken: frozenset[str]) -> Layout:
     """Give a layout the template name the directives will use.
 
     A remapped array (``versions``: every layout it takes) whose versions are
     all identity alignments is distributed as itself and REDISTRIBUTEd; one
-    with another alignment gets a template per version (``T_A``, ``T1_A``, ...)
-    and is REALIGNed between them."""
+    with another alignment gets a template per version (``T_A``, ``T1_A``, ...,
+    with ``_`` appended while the name is one of ``taken``, the unit's own
+    names) and is REALIGNed between them."""
     if versions is not None:
         if all(_identity(v) for v in versions):
             tname = name
         else:
             k = versions.index(lay)
             tname = f"T{k}_{name}" if k else f"T_{name}"
+            while tname.upper() in taken:
+                tname += "_"
     else:
         tname = group or lay.template_name or "T"
     return dataclasses.replace(lay, template_name=tname)
@@ -112,11 +115,12 @@ def _unit_insertions(an: ProgramAnalysis, unit: ir.Unit, instance: str, solution
             versions[r.name].append(dst)
         later.setdefault(r.target, {})[r.name] = dst
     group = _template_names(entry, dynamic)
-    named_entry = {n: _named(n, lay, versions[n] if n in dynamic else None, group.get(n, ""))
-                   for n, lay in entry.items()}
-    later_named = {pid: {n: _named(n, lay, versions[n], "") for n, lay in lays.items()}
-                   for pid, lays in later.items()}
     avoid = tuple(s.name for s in unit.symbols)
+    taken = frozenset(a.upper() for a in avoid)
+    named_entry = {n: _named(n, lay, versions[n] if n in dynamic else None, group.get(n, ""), taken)
+                   for n, lay in entry.items()}
+    later_named = {pid: {n: _named(n, lay, versions[n], "", taken) for n, lay in lays.items()}
+                   for pid, lays in later.items()}
     procs = _arrangement_names([*named_entry.values(), *(l for lays in later_named.values() for l in lays.values())],
                                set(avoid) | {l.template_name for l in named_entry.values()})
     named_entry = {n: dataclasses.replace(l, procs_name=procs[l.grid]) for n, l in named_entry.items()}

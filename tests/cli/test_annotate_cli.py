@@ -137,6 +137,24 @@ def test_dynamic_arrays_with_other_alignments_are_realigned(tmp_path):
                 assert line.split()[2].split("(")[0] in dynamic, line
 
 
+
+def test_templates_of_remapped_arrays_never_take_a_name_of_the_program(tmp_path):
+    # the program uses the names autodist gives the templates of D's versions
+    # (T_D, T1_D; NPB BT's timer index T_RHS met its template T_RHS)
+    text = (SAMPLES / "tred2.f").read_text().replace("NM = 64, N = 64", "NM = 40, N = 40")
+    text = text.replace("      INTEGER I, J, K\n", "      INTEGER I, J, K, T_D, T1_D\n", 1)
+    text = text.replace("      SUBROUTINE TRED2(NM, N, A, D, E, Z)\n",
+                        "      SUBROUTINE TRED2(NM, N, A, D, E, Z)\n      INTEGER T_D, T1_D\n", 1)
+    src = tmp_path / "tred40.f"
+    src.write_text(text)
+    out = tmp_path / "t.f"
+    assert main(["annotate", str(src), "--procs", "4", "--mode", "dynamic", "--machine", "manycore_smp",
+                 "-o", str(out), "-q"]) == 0
+    written = out.read_text()
+    assert "REALIGN D(I) WITH T_D_(I, *)" in written and "TEMPLATE T_D_(40, 40), T1_D_(40, 40)" in written
+    # autodist reads its own output back, as the runtime does before running it
+    assert main(["analyze", str(out), "-q"]) == 0
+
 INIT_INCLUDE = """\
       DO 7 J = 1, N
       DO 7 I = 1, N
