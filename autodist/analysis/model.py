@@ -122,7 +122,10 @@ class RefPattern:
     """A DDT reference pattern ``A(...) = ... B(...) ...`` from one assignment.
 
     ``rhs`` holds the array reads of the right-hand side and of the conditions
-    that control the assignment.  ``count`` is how many times the assignment
+    that control the assignment.  An output statement (PRINT, WRITE) is a
+    pattern too, with ``output`` set, no left-hand side and its items' array
+    reads as ``rhs``: every processor needs what it writes out (the runtime
+    runs a loop with I/O on whole arrays).  ``count`` is how many times the assignment
     runs in one execution of its phase, ``flops`` its floating-point operations
     per run and ``accesses`` its array element loads and stores per run.
     """
@@ -138,6 +141,7 @@ class RefPattern:
     loop_lines: tuple[int, ...] = ()  # lines of the enclosing DO loops of the phase, outermost first
     conditional: bool = False  # under an IF inside the phase
     reduction: str | None = None  # "+", "*", "max", "min" when the statement is a reduction update
+    output: bool = False  # a PRINT or WRITE: ``rhs`` are the array elements it writes out
 
 
 @dataclass(frozen=True)

@@ -219,6 +219,13 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
                 calls.append(s.name)
             if isinstance(s, ir.Opaque):
                 opaque.append(f"line {line}: {s.reason}")
+            if isinstance(s, ir.Io) and s.kind in (ir.IoKind.PRINT, ir.IoKind.WRITE):
+                shown = [r for item in s.items for r in _array_reads(item, uc, line, loop_vars)]
+                if shown:
+                    conds = [r for c in ctx.conds for r in _array_reads(c, uc, line, loop_vars)]
+                    patterns.append(RefPattern(None, None, tuple(shown + conds), line, loop_vars, count, 0,
+                                               len(shown), tuple(lp.span.first for lp in in_phase),
+                                               ctx.conditional, None, output=True))
             if isinstance(s, ir.Io):
                 for item in s.targets():
                     if isinstance(item, ir.Substring):

@@ -6,9 +6,9 @@ of the left-hand side whose subscript is ``a * V + c`` for a loop variable
 ``V``, this restricts ``V`` to the preimage of the indices the rank holds (an
 :class:`~autodist.layout.sections.IndexSet`: an interval under BLOCK, a
 periodic set under CYCLIC(k)); a constant subscript selects the ranks that hold
-that index.  Statements assigning scalars (temporaries, reductions) run where
-the array assignments of their loop run, or where the first array they read
-lives.
+that index.  Statements assigning scalars (temporaries, reductions) or private
+work arrays run where the array assignments of their loop run, or where the
+first array they read lives.
 """
 
 from __future__ import annotations
@@ -130,7 +130,9 @@ def statement_partitions(phase: Phase, layouts: dict[str, Layout], nranks: int) 
 
     Arrays private to the phase's loops (work arrays each iteration writes
     before reading) are local copies: their statements run where the loop's
-    array statements run, like those of scalars.
+    array statements run, like those of scalars.  Any other array without a
+    layout is held whole by every rank, so every rank runs all of its
+    statements (as the runtime does, which gives it a replicated layout).
     """
     layouts = without_private(phase, layouts)
     out: list[Partition] = []
@@ -144,9 +146,15 @@ def statement_partitions(phase: Phase, layouts: dict[str, Layout], nranks: int) 
             parts.append(p)
         else:
             parts.append(None)
+    private = set(phase.private_arrays)
     for pat, p in zip(phase.patterns, parts):
-        if p is None:
-            # a scalar (or unmapped) assignment: where the array statements of its loops run
+        if pat.output:
+            p = REPLICATED_EXECUTION  # what a loop writes out: every rank runs it on whole arrays
+        elif p is None and pat.lhs is not None and pat.lhs.array not in private:
+            # an array without a layout is held whole by every rank: every rank writes all of it
+            p = REPLICATED_EXECUTION
+        elif p is None:
+            # a scalar or private assignment: where the array statements of its loops run
             home = None
             lines = pat.loop_lines
             while lines and home is None:

@@ -4,7 +4,12 @@ memory bounds what may be replicated (issue 12, item 5).
 ``tests/programs/layouts/tables.f``: a grid of 5-component states set from a
 13x5 coefficient table and smoothed with a 4-entry weight table; an expert
 distributes a grid dimension BLOCK and keeps both tables whole on every
-processor (every processor reads them).  ``unused_table.f``: a table no loop
+processor (every processor reads them).  ``exact_table.f``: the same tables
+as the NAS codes use them — a COMMON table set element by element and read
+by a routine that fills its dummy, called at every grid point; 5 errors
+computed in one loop and written out in another: every table stays whole (a
+loop writing an array no processor distributes runs on every processor, and
+what a loop writes out every processor needs).  ``unused_table.f``: a table no loop
 uses.  ``transpose.f``: two arrays swept along different dimensions with a
 transposed copy between them: on a slow network replication is cheapest,
 unless the processors' memory cannot hold both arrays.
@@ -52,6 +57,26 @@ def test_tables_every_processor_reads_stay_whole(profile, procs):
         for grid in ("U", "R"):
             assert layouts[grid].distributed_dims and 0 not in layouts[grid].distributed_dims
 
+
+
+def _every_layout(sol) -> dict[str, Layout]:
+    out = {}
+    for p in sol.phases:
+        out.update(dict(p.mapping.layouts))
+    for _, m in sol.entry:
+        out.update(dict(m.layouts))
+    return out
+
+
+@pytest.mark.parametrize("profile", ["ddt1997", "cluster_ib", "manycore_smp"])
+@pytest.mark.parametrize("procs", [4, 16])
+def test_tables_filled_through_a_dummy_or_written_out_stay_whole(profile, procs):
+    plan = _plan("exact_table.f", profile, procs)
+    for sol in (plan.static, plan.solution("best")):
+        layouts = _every_layout(sol)
+        for table in ("CE", "XCR", "XCRREF", "XCRDIF"):
+            assert not _distributed(layouts.get(table)), (table, sol.describe())
+        assert layouts["U"].distributed_dims and 0 not in layouts["U"].distributed_dims
 
 def test_every_template_may_be_replicated():
     pipe = Pipeline(read_program([LAYOUTS / "tables.f"]))
