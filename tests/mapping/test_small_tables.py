@@ -9,7 +9,9 @@ as the NAS codes use them — a COMMON table set element by element and read
 by a routine that fills its dummy, called at every grid point; 5 errors
 computed in one loop and written out in another: every table stays whole (a
 loop writing an array no processor distributes runs on every processor, and
-what a loop writes out every processor needs).  ``unused_table.f``: a table no loop
+what a loop writes out every processor needs), and so does a timer table
+(``START(N) = WALL()``) that distributing changes nothing for: among equal
+costs the search keeps the mapping distributing fewer arrays.  ``unused_table.f``: a table no loop
 uses.  ``transpose.f``: two arrays swept along different dimensions with a
 transposed copy between them: on a slow network replication is cheapest,
 unless the processors' memory cannot hold both arrays.
@@ -74,7 +76,7 @@ def test_tables_filled_through_a_dummy_or_written_out_stay_whole(profile, procs)
     plan = _plan("exact_table.f", profile, procs)
     for sol in (plan.static, plan.solution("best")):
         layouts = _every_layout(sol)
-        for table in ("CE", "XCR", "XCRREF", "XCRDIF"):
+        for table in ("CE", "XCR", "XCRREF", "XCRDIF", "START", "ELAPS"):
             assert not _distributed(layouts.get(table)), (table, sol.describe())
         assert layouts["U"].distributed_dims and 0 not in layouts["U"].distributed_dims
 

@@ -5,7 +5,9 @@ C     its dummy DTEMP, called at every grid point (DTEMP a local array of
 C     the caller).  A verification step computes 5 relative errors in a
 C     loop and writes them out in another.  An expert distributes the grid
 C     and keeps every 5- and 13-element table whole: the few operations
-C     over 5 components never pay for moving them.
+C     over 5 components never pay for moving them.  The time steps are
+C     timed as the NAS codes time them: START(N) = WALL() in a routine,
+C     a table nothing gains from distributing either.
       PROGRAM EXACTT
       INTEGER N, NSTEP
       PARAMETER (N = 24, NSTEP = 20)
@@ -16,6 +18,7 @@ C     over 5 components never pay for moving them.
       DOUBLE PRECISION XI, ETA, ZETA, EPS
       INTEGER I, J, K, M, STEP
       CALL SETCON
+      CALL TSTART(1)
       DO 10 K = 1, N
          ZETA = DBLE(K - 1) / DBLE(N - 1)
          DO 10 J = 1, N
@@ -42,6 +45,7 @@ C     over 5 components never pay for moving them.
             U(M,I,J,K) = U(M,I,J,K) + 0.1D0 * R(M,I,J,K)
    30    CONTINUE
    50 CONTINUE
+      CALL TSTOP(1)
       DO 60 M = 1, 5
          XCR(M) = U(M,N/2,N/2,N/2)
    60 CONTINUE
@@ -104,4 +108,24 @@ C     over 5 components never pay for moving them.
      &            + ETA*(CE(M,3) + ETA*CE(M,4))
      &            + ZETA*(CE(M,4) + ZETA*CE(M,5))
    10 CONTINUE
+      END
+
+      SUBROUTINE TSTART(N)
+      INTEGER N
+      DOUBLE PRECISION START(8), ELAPS(8), WALL
+      COMMON /TT/ START, ELAPS
+      START(N) = WALL()
+      END
+
+      SUBROUTINE TSTOP(N)
+      INTEGER N
+      DOUBLE PRECISION START(8), ELAPS(8), WALL
+      COMMON /TT/ START, ELAPS
+      ELAPS(N) = ELAPS(N) + (WALL() - START(N))
+      END
+
+      DOUBLE PRECISION FUNCTION WALL()
+      REAL T
+      CALL CPU_TIME(T)
+      WALL = DBLE(T)
       END
