@@ -38,15 +38,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .. import ir
+from .boxes import (Box, aff, as_name, association, base, box_substitution, contains, declared_bounds, le,
+                    mentions, merge, signature, subst, uses, vars_of, within)
 from .model import Effects
 from .scalars import scalar_writes
 
-Bounds = tuple[ir.Affine, ir.Affine]
-Box = tuple[Bounds, ...]
 Key = tuple  # ("arg", k) or ("common", slot)
-
-#: merging boxes stops there (a guard on pathological statement lists)
-MAX_BOXES = 1500
 #: more covered pieces than this are not merged (a read they would cover is exposed)
 MAX_MERGED = 120
 #: at the end of a loop, more covered pieces than this are replaced by their unions
@@ -77,156 +74,6 @@ class KillSummary:
     opaque: bool = False
     #: dummy scalars and COMMON scalars (by slot) the procedure may assign
     scalars_written: frozenset = frozenset()
-
-
-# ---------------------------------------------------------------- affine helpers
-
-
-def _pseudo(x: ir.Expr) -> ir.Expr:
-    if isinstance(x, ir.Index):
-        subs = [ir.constant(s) for s in x.subscripts]
-        if all(c is not None for c in subs):
-            return ir.Name(f"{x.name}({','.join(str(c) for c in subs)})")
-    return x
-
-
-def _aff(e: ir.Expr) -> ir.Affine | None:
-    """The affine form of ``e``, an element with constant subscripts
-    (``GRID_POINTS(1)``) standing for a variable of that name."""
-    if not any(isinstance(x, ir.Index) for x in e.walk()):
-        return ir.affine(e)
-    return ir.affine(ir.map_exprs(e, _pseudo))
-
-
-def _uses(s: ir.Stmt, name: str) -> bool:
-    """Does ``name`` appear (as a name or an array element) in ``s``'s own expressions?"""
-    return any(isinstance(x, (ir.Name, ir.Index)) and x.name == name for x in ir.stmt_exprs(s))
-
-
-def _base(v: str) -> str:
-    return v.split("(", 1)[0]
-
-
-def _const(a: ir.Affine) -> int | None:
-    return a.const if a.is_const else None
-
-
-def _le(a: ir.Affine, b: ir.Affine) -> bool:
-    """Surely ``a <= b`` (the same variable terms, a smaller constant)."""
-    return a.terms == b.terms and a.const <= b.const
-
-
-def _subst(a: ir.Affine, var: str, by: ir.Affine) -> ir.Affine:
-    c = a.coef(var)
-    if not c:
-        return a
-    rest = ir.Affine(a.const, tuple((v, k) for v, k in a.terms if v != var))
-    return rest + by.scale(c)
-
-
-def _mentions(box: Box, var: str) -> bool:
-    return any(lo.coef(var) or hi.coef(var) for lo, hi in box)
-
-
-def _vars(box: Box) -> set[str]:
-    return {v for lo, hi in box for v in lo.vars + hi.vars}
-
-
-def _contains(c: Box, r: Box) -> bool:
-    return len(c) == len(r) and all(_le(cl, rl) and _le(rh, ch) for (cl, ch), (rl, rh) in zip(c, r))
-
-
-def _within(c: Box, r: Box, decl: list) -> bool:
-    """Does ``c`` contain the read box ``r``, knowing that a read lies inside
-    the declared bounds ``decl``: a side of ``c`` at the declared bound holds
-    whatever ``r``'s side is (``[0, N]`` holds a read of ``N-1`` of an array
-    declared ``(0:M)``: the program reads inside its arrays)."""
-    if len(c) != len(r) or len(decl) != len(r):
-        return False
-    for (cl, ch), (rl, rh), (dl, dh) in zip(c, r, decl):
-        if not (_le(cl, rl) or (dl is not None and cl == dl)):
-            return False
-        if not (_le(rh, ch) or (dh is not None and ch == dh)):
-            return False
-    return True
-
-
-def _signature(box: Box) -> tuple:
-    return tuple((lo.terms, hi.terms) for lo, hi in box)
-
-
-def _merge(boxes: list[Box]) -> list[Box]:
-    """``boxes`` and the boxes their unions surely contain: two boxes equal but
-    in one dimension, ``[a, b]`` and ``[p, q]`` with ``p <= b + 1``, contain
-    ``[a, q]`` (an element above ``b`` is at least ``p``).  Dimension by
-    dimension, among the boxes that agree on the others, two rounds."""
-    out = list(dict.fromkeys(boxes))
-    for _ in range(2):
-        before = len(out)
-        for d in range(max((len(b) for b in out), default=0)):
-            groups: dict = {}
-            for b in out:
-                if len(b) > d:
-                    groups.setdefault((len(b), b[:d], b[d + 1:]), []).append(b[d])
-            new: list[Box] = []
-            for (_, head, tail), ivs in groups.items():
-                if len(ivs) < 2:
-                    continue
-                for iv in _chains(list(dict.fromkeys(ivs))):
-                    new.append(head + (iv,) + tail)
-            out = list(dict.fromkeys(out + new))
-        if len(out) == before or len(out) > MAX_BOXES:
-            break
-    return _largest(out)
-
-
-def _largest(boxes: list[Box]) -> list[Box]:
-    """The boxes no other box contains (they cover what all cover); a box
-    can only contain one whose bounds have the same variable terms."""
-    groups: dict = {}
-    for b in boxes:
-        groups.setdefault(_signature(b), []).append(b)
-    keep = set()
-    for group in groups.values():
-        for b in group:
-            if not any(c != b and _contains(c, b) for c in group):
-                keep.add(b)
-    return [b for b in boxes if b in keep]
-
-
-def _chains(ivs: list[Bounds]) -> list[Bounds]:
-    """``ivs`` and each ``[a, h]`` their union surely contains: ``[a, b]``
-    followed by a chain of intervals each starting at most one past where the
-    previous ends (``p <= b + 1``, same variable terms) and ending further up.
-    Per interval only the furthest end of each variable form is kept."""
-    starting: dict = {}  # the variable terms of a lower bound -> intervals
-    for lo, hi in ivs:
-        starting.setdefault(lo.terms, []).append((lo, hi))
-    memo: dict[ir.Affine, list[ir.Affine]] = {}
-
-    def ends(h: ir.Affine, visiting: set) -> list[ir.Affine]:
-        """The furthest ends reachable from a covered run ending at ``h``."""
-        hit = memo.get(h)
-        if hit is not None:
-            return hit
-        if h in visiting:  # a cycle of symbolic bounds: what is known so far
-            return [h]
-        visiting.add(h)
-        best: dict = {h.terms: h}
-        for lo2, hi2 in starting.get(h.terms, ()):
-            if lo2.const <= h.const + 1 and not _le(hi2, h):
-                for e in ends(hi2, visiting):
-                    cur = best.get(e.terms)
-                    if cur is None or cur.const < e.const:
-                        best[e.terms] = e
-        visiting.discard(h)
-        memo[h] = out = list(best.values())
-        return out
-
-    result = list(ivs)
-    for lo, hi in ivs:
-        result.extend((lo, e) for e in ends(hi, set()) if e != hi)
-    return list(dict.fromkeys(result))
 
 
 # ---------------------------------------------------------------- the walker
@@ -303,10 +150,10 @@ class Walker:
         """The variables of ``box`` keep their values in the loops around
         (a change elsewhere drops the boxes naming them: :meth:`changed`)."""
         inside = {lp.var for lp in loops}
-        for v in _vars(box):
+        for v in vars_of(box):
             if v in inside:
                 continue
-            if any(_base(v) in lp.unstable for lp in loops):
+            if any(base(v) in lp.unstable for lp in loops):
                 return False
         return True
 
@@ -321,14 +168,14 @@ class Walker:
         if self._index is None:
             self._index = {}
             for c in self.covers:
-                self._index.setdefault(_signature(c), []).append(c)
-        return any(_contains(c, box) for c in self._index.get(_signature(box), ()))
+                self._index.setdefault(signature(c), []).append(c)
+        return any(contains(c, box) for c in self._index.get(signature(box), ()))
 
     def changed(self, names: set[str]) -> None:
         """Variables assigned: the boxes naming them no longer say what they said."""
         if not names or not self.covers:
             return
-        keep = [b for b in self.covers if not any(_base(v) in names for v in _vars(b))]
+        keep = [b for b in self.covers if not any(base(v) in names for v in vars_of(b))]
         if len(keep) != len(self.covers):
             self.covers = keep
             self._stale()
@@ -340,7 +187,7 @@ class Walker:
             return None
         out = []
         for s in x.subscripts:
-            a = _aff(s)
+            a = aff(s)
             if a is None:
                 return None
             out.append((a, a))
@@ -349,15 +196,15 @@ class Walker:
 
     def _hull(self, box: Box, lp: _Loop) -> Box | None:
         """``box`` over every value of ``lp``'s variable."""
-        if not _mentions(box, lp.var):
+        if not mentions(box, lp.var):
             return box
         if lp.lo is None or lp.hi is None:
             return None
         out = []
         for lo, hi in box:
             c1, c2 = lo.coef(lp.var), hi.coef(lp.var)
-            nlo = _subst(lo, lp.var, lp.lo if c1 > 0 else lp.hi) if c1 else lo
-            nhi = _subst(hi, lp.var, lp.hi if c2 > 0 else lp.lo) if c2 else hi
+            nlo = subst(lo, lp.var, lp.lo if c1 > 0 else lp.hi) if c1 else lo
+            nhi = subst(hi, lp.var, lp.hi if c2 > 0 else lp.lo) if c2 else hi
             out.append((nlo, nhi))
         return tuple(out)
 
@@ -379,11 +226,11 @@ class Walker:
         if len(self.covers) > MAX_MERGED:
             return cur  # too many pieces to merge: not known to be covered
         if self._merged is None:
-            self._merged = _merge(self.covers)
-        if any(_contains(c, x) for x in levels for c in self._merged):
+            self._merged = merge(self.covers)
+        if any(contains(c, x) for x in levels for c in self._merged):
             return None
         decl = self._declared
-        if decl is not None and any(_within(c, x, decl) for x in levels for c in self._merged):
+        if decl is not None and any(within(c, x, decl) for x in levels for c in self._merged):
             return None
         return cur
 
@@ -397,7 +244,7 @@ class Walker:
             decl = None
             if sym is not None and sym.is_array and not sym.dummy and sym.dims \
                     and all(d.upper is not None for d in sym.dims):
-                decl = [(_aff(d.lower), _aff(d.upper)) for d in sym.dims]  # type: ignore[arg-type]
+                decl = [(aff(d.lower), aff(d.upper)) for d in sym.dims]  # type: ignore[arg-type]
             self.__dict__["_decl"] = decl
         return self.__dict__["_decl"]
 
@@ -426,7 +273,7 @@ class Walker:
         self.covers.append(box)
         self._merged = None
         if self._index is not None:
-            self._index.setdefault(_signature(box), []).append(box)
+            self._index.setdefault(signature(box), []).append(box)
 
     def reset(self) -> None:
         self.covers = []
@@ -478,12 +325,12 @@ class Walker:
                 self.exprs(s, loops)
                 self.jumped = True
             elif isinstance(s, ir.Opaque):
-                if self.t.name is not None and _uses(s, self.t.name):
+                if self.t.name is not None and uses(s, self.t.name):
                     self.unknown.append(f"unmodelled statement at line {s.span.first}")
                 self.jumped = True
             elif isinstance(s, ir.Io):
                 self.changed(self.unstable_of((s,)))
-                if self.t.name is not None and (_uses(s, self.t.name) or any(
+                if self.t.name is not None and (uses(s, self.t.name) or any(
                         isinstance(x, (ir.Name, ir.Index)) and x.name == self.t.name for x in s.targets())):
                     self.unknown.append(f"I/O statement at line {s.span.first}")
             elif isinstance(s, ir.Call):
@@ -532,17 +379,17 @@ class Walker:
         from .loops import step_of
 
         st = step_of(s)
-        a, b = _aff(s.start), _aff(s.end)
+        a, b = aff(s.start), aff(s.end)
         lo = hi = None
         if st is not None and a is not None and b is not None:
             lo, hi = (a, b) if st > 0 else (b, a)
             if not self._stable(((lo, hi),), loops):
                 lo = hi = None
         body_unstable = self.unstable_of(s.body)
-        if lo is not None and any(_base(v) in body_unstable for v in lo.vars + hi.vars):  # type: ignore[union-attr]
+        if lo is not None and any(base(v) in body_unstable for v in lo.vars + hi.vars):  # type: ignore[union-attr]
             lo = hi = None
         lp = _Loop(s.var, lo, hi, st in (1, -1) and lo is not None,
-                   lo is not None and _le(lo, hi), body_unstable)  # type: ignore[arg-type]
+                   lo is not None and le(lo, hi), body_unstable)  # type: ignore[arg-type]
         self.changed({s.var})
         if s.var == self.t.name:
             self.write(() if self.t.rank == 0 else None, conditional)
@@ -552,7 +399,7 @@ class Walker:
         new = self.covers[before:]
         del self.covers[before:]
         for box in new:
-            if not _mentions(box, s.var):
+            if not mentions(box, s.var):
                 if lp.runs:
                     self.covers.append(box)
                 continue
@@ -566,13 +413,13 @@ class Walker:
             c = l_.coef(s.var)
             if l_ != h_ or c not in (1, -1):
                 continue
-            e_lo = _subst(l_, s.var, lp.lo if c > 0 else lp.hi)  # type: ignore[arg-type]
-            e_hi = _subst(l_, s.var, lp.hi if c > 0 else lp.lo)  # type: ignore[arg-type]
+            e_lo = subst(l_, s.var, lp.lo if c > 0 else lp.hi)  # type: ignore[arg-type]
+            e_hi = subst(l_, s.var, lp.hi if c > 0 else lp.lo)  # type: ignore[arg-type]
             self.covers.append(box[:d] + ((e_lo, e_hi),) + box[d + 1:])
         if len(self.covers) > COMPACT:
             # element by element writes (A(1,1,K) = ..., A(1,2,K) = ...):
             # their unions, so that the reads of later loops find them
-            self.covers = _merge(self.covers)
+            self.covers = merge(self.covers)
         self._stale()
         self._loop_exit(s)
 
@@ -672,9 +519,9 @@ class Walker:
             if csym is None:
                 return none
             if mine_sym is None:  # a slot this unit does not declare: sections are the callee's
-                return lambda box, loops: box if not _vars(box) else None
-            cd = _dims(csym, sub_box)
-            md = _dims(mine_sym, lambda a: a)
+                return lambda box, loops: box if not vars_of(box) else None
+            cd = declared_bounds(csym, sub_box)
+            md = declared_bounds(mine_sym, lambda a: a)
             if len(cd) != len(md) or any(x[0] is None or x[1] is None or x != y for x, y in zip(cd, md)):
                 return none
             return lambda box, loops: self._checked(sub_box(box), loops)
@@ -749,96 +596,6 @@ def _reset_holders(body: tuple[ir.Stmt, ...], stop_at: ir.Stmt | None, resets: f
     if stop_at is not None or resets:
         visit(body)
     return out
-
-
-def box_substitution(unit: ir.Unit, callee: ir.Unit, args: tuple[ir.Expr, ...], commons: ir.CommonLayouts):
-    """A function rewriting a callee's affine forms (or boxes) in the caller's
-    variables: scalar dummies become the actuals, COMMON scalars the caller's
-    names for them; None where that is not possible."""
-    sigma: dict[str, ir.Affine | None] = {}
-    for j, d in enumerate(callee.args):
-        sym = callee.symbol(d)
-        if sym is not None and not sym.is_array and j < len(args):
-            sigma[d] = _aff(args[j])
-    for sym in callee.symbols:
-        if sym.common is not None and not sym.is_array:
-            slot = commons.slot(sym)
-            mine = commons.symbol_at(unit, slot)
-            ok = mine is not None and slot is not None and slot[1] != ir.WHOLE_BLOCK
-            sigma[sym.name] = ir.Affine(0, ((mine.name, 1),)) if ok else None  # type: ignore[union-attr]
-
-    def pseudo(v: str) -> ir.Affine | None:
-        base, rest = v.split("(", 1)
-        sym = callee.symbol(base)
-        slot = commons.slot(sym)
-        if slot is None or slot[1] == ir.WHOLE_BLOCK:
-            return None
-        mine = commons.symbol_at(unit, slot)
-        if mine is None or mine.dims != sym.dims:
-            return None
-        return ir.Affine(0, ((f"{mine.name}({rest}", 1),))
-
-    def sub(a: ir.Affine) -> ir.Affine | None:
-        out = ir.Affine(a.const)
-        for v, c in a.terms:
-            by = sigma.get(v) if "(" not in v else pseudo(v)
-            if by is None:
-                return None
-            out = out + by.scale(c)
-        return out
-
-    def sub_box(box):
-        if isinstance(box, ir.Affine):
-            return sub(box)
-        out = []
-        for lo, hi in box:
-            nlo, nhi = sub(lo), sub(hi)
-            if nlo is None or nhi is None:
-                return None
-            out.append((nlo, nhi))
-        return tuple(out)
-
-    return sub_box
-
-
-def _dims(sym: ir.Symbol, conv) -> list[tuple[ir.Affine | None, ir.Affine | None]]:
-    out = []
-    for dim in sym.dims or ():
-        lo = _aff(dim.lower)
-        hi = _aff(dim.upper) if dim.upper is not None else None
-        out.append((conv(lo) if lo is not None else None, conv(hi) if hi is not None else None))
-    return out
-
-
-def association(mine: ir.Symbol, dummy: ir.Symbol, actual: ir.Expr, sub_box) -> tuple | str | None:
-    """How an actual argument of this unit is associated with a dummy:
-    "scalar"; a tuple of the affine subscripts the caller's trailing
-    dimensions are fixed at (``()`` for a whole array of the same shape up to
-    its last dimension, whose lower bound agrees); None when the dummy sees the
-    actual with another shape."""
-    if not dummy.is_array:
-        return "scalar" if (not mine.is_array and isinstance(actual, ir.Name)) else None
-    cd = _dims(dummy, sub_box)
-    md = _dims(mine, lambda a: a)
-    r = len(cd)
-
-    def same(x, y) -> bool:
-        return x is not None and y is not None and x == y
-
-    if isinstance(actual, ir.Name):
-        if len(md) != r or r == 0:
-            return None
-        if not all(same(cd[d][0], md[d][0]) and same(cd[d][1], md[d][1]) for d in range(r - 1)):
-            return None
-        return () if same(cd[-1][0], md[-1][0]) else None
-    if not isinstance(actual, ir.Index):
-        return None
-    subs = [_aff(s) for s in actual.subscripts]
-    if len(md) < r or len(subs) != len(md) or any(s is None for s in subs):
-        return None
-    if not all(same(cd[d][0], md[d][0]) and same(cd[d][1], md[d][1]) and subs[d] == md[d][0] for d in range(r)):
-        return None
-    return tuple(subs[r:])
 
 
 _UNSTABLE: dict = {}
@@ -970,12 +727,12 @@ def _access(unit, t: Target | None, summaries, effects, commons, units, body, wr
     w = walker(unit, t, summaries, effects, commons, units, body)
     if w.unknown:
         return Access(None, (), writes or w.wrote)
-    params = _params(unit) - {v for v in _params(unit) if _base(v) in w.unstable}
-    killed = tuple(b for b in _merge(w.covers) if not _vars(b) - params)
+    params = _params(unit) - {v for v in _params(unit) if base(v) in w.unstable}
+    killed = tuple(b for b in merge(w.covers) if not vars_of(b) - params)
     # keep the largest boxes only
-    killed = tuple(b for b in killed if not any(c != b and _contains(c, b) for c in killed))
+    killed = tuple(b for b in killed if not any(c != b and contains(c, b) for c in killed))
     exposed = tuple(dict.fromkeys(w.exposed))
-    if any(_vars(b) - params for b in exposed):
+    if any(vars_of(b) - params for b in exposed):
         return Access(None, killed, writes or w.wrote)
     return Access(exposed, killed, writes or w.wrote)
 
@@ -984,8 +741,8 @@ def _params(unit: ir.Unit) -> set[str]:
     """Variables a summary may name: scalar dummies and COMMON scalars."""
     out = {a for a in unit.args if unit.symbol(a) is not None and not unit.symbol(a).is_array}
     out |= {s.name for s in unit.symbols if s.common is not None and not s.is_array}
-    return out | {v for v in _vars_all(unit) if "(" in v and (unit.symbol(_base(v)) is not None
-                                                            and unit.symbol(_base(v)).common is not None)}
+    return out | {v for v in _vars_all(unit) if "(" in v and (unit.symbol(base(v)) is not None
+                                                            and unit.symbol(base(v)).common is not None)}
 
 
 _VARS: dict[int, tuple[ir.Unit, set[str]]] = {}
@@ -999,7 +756,7 @@ def _vars_all(unit: ir.Unit) -> set[str]:
     for s in unit.statements():
         for e in s.exprs():
             for x in e.walk():
-                p = _pseudo(x)
+                p = as_name(x)
                 if isinstance(p, ir.Name) and "(" in p.name:
                     out.add(p.name)
     _VARS[id(unit)] = (unit, out)

@@ -17,7 +17,7 @@ from . import dependence as dep
 from .actuals import element_block
 from .loops import bounds_text, walk_ctx
 from .model import Dependence, Effects, LoopInfo, Slot
-from .kills import association, box_substitution
+from .boxes import association, box_substitution
 from .privatecalls import ProgramFacts
 from .privatize import private_arrays as private_arrays_of
 from .scalars import find_reductions, first_access, reads_of_stmt, scalar_writes, writes_of_stmt

@@ -183,6 +183,7 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
             info = classify_loop(s, ctx.loops, uc, depth, parent, trip, counter.known(s), iters)
             loops.append(dataclasses.replace(info, **counter.describe(s)))
         count = _per_execution(counter, site.loops, in_phase) * _branch_weight(ctx, counter)
+        lines = tuple(lp.span.first for lp in in_phase)
         if isinstance(s, ir.Assign):
             value_reads = _array_reads(s.value, uc, line, loop_vars)
             rhs = list(value_reads)
@@ -203,7 +204,6 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
                 lhs_scalar = s.target.name
             accesses.extend(rhs)
             f = flops(unit, s.value)
-            lines = tuple(lp.span.first for lp in in_phase)
             red = reduction_form(s)
             patterns.append(RefPattern(lhs, lhs_scalar, tuple(rhs), line, loop_vars, count, f, mem,
                                        lines, ctx.conditional, red[1] if red else None))
@@ -224,7 +224,7 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
                 if shown:
                     conds = [r for c in ctx.conds for r in _array_reads(c, uc, line, loop_vars)]
                     patterns.append(RefPattern(None, None, tuple(shown + conds), line, loop_vars, count, 0,
-                                               len(shown), tuple(lp.span.first for lp in in_phase),
+                                               len(shown), lines,
                                                ctx.conditional, None, output=True))
             if isinstance(s, ir.Io):
                 for item in s.targets():

@@ -23,7 +23,8 @@ from __future__ import annotations
 from functools import cached_property
 
 from .. import ir
-from .kills import KillSummary, Target, _uses, target_of, walker
+from .boxes import uses
+from .kills import KillSummary, Target, target_of, walker
 from .model import Effects
 
 
@@ -96,7 +97,7 @@ class ProgramFacts:
 
     def _touches(self, unit: ir.Unit, nest: ir.Stmt, t: Target) -> bool:
         for s in ir.walk((nest,)):
-            if t.name is not None and _uses(s, t.name):
+            if t.name is not None and uses(s, t.name):
                 return True
             if isinstance(s, ir.Call) and t.name is not None and any(
                     isinstance(a, (ir.Name, ir.Index)) and a.name == t.name for a in s.args):

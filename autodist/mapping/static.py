@@ -87,8 +87,8 @@ def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: Machi
         # at a time: its processor arrangements first (each with the formats the
         # profile lists first), then the other formats of the best arrangements
         choice = {n: options[n][0] for n in names}
-        seen = {_key(names, choice): run(choice)}
-        best = [seen[_key(names, choice)]]
+        best = [run(choice)]
+        seen = {_key(names, choice): best[0]}
 
         def take(n: str, d: Distribution) -> float:
             """Try template ``n`` distributed ``d`` with the others as chosen; keep it if cheaper."""

@@ -150,7 +150,6 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
 
     compiling = comm.gather(jit_counts(ex), root=0)
     if req.report and rank == 0:
-
         merged: dict[str, list[int]] = {}
         for d in predicted or []:
             merged.update(d)
