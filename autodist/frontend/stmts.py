@@ -190,7 +190,7 @@ class IrBuilder:
         if _io_kind(node) is not None:
             return self.io(node, span, label, text)
         if isinstance(node, F.Entry_Stmt):
-            return ir.Opaque(span, label, text, "ENTRY statement")
+            return ir.Opaque(span, label, text, ir.ENTRY_REASON)
         return ir.Opaque(span, label, text, f"not modelled: {type(node).__name__}")
 
     # -- I/O --------------------------------------------------------------------------

@@ -29,7 +29,7 @@ __all__ = [
     "Span", "Type", "INTEGER", "REAL", "DOUBLE", "COMPLEX", "LOGICAL", "NOTYPE", "DERIVED",
     "Expr", "Const", "Name", "Index", "FuncRef", "BinOp", "UnOp", "Substring", "ImpliedDo", "OpaqueExpr",
     "Stmt", "Assign", "Do", "DoWhile", "Branch", "If", "ArithIf", "Goto", "ComputedGoto", "Continue",
-    "Call", "Return", "Stop", "Io", "Directive", "Opaque",
+    "Call", "Return", "Stop", "Io", "Directive", "Opaque", "ENTRY_REASON",
 ]
 
 # --------------------------------------------------------------------------- spans
@@ -439,6 +439,10 @@ class Opaque(Stmt):
 
     text: str
     reason: str
+
+
+#: the reason of an :class:`Opaque` ENTRY statement (a second name for the unit)
+ENTRY_REASON = "ENTRY statement"
 
 
 def walk(stmts: Iterable[Stmt]) -> Iterator[Stmt]:

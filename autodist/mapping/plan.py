@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ..analysis.model import ProgramAnalysis
 from ..errors import ProfileError
-from ..ir import Span
+from ..ir import ENTRY_REASON, Opaque, Span, Unit
 from ..layout.model import Layout
 from ..machine import MachineProfile
 from .arrays import ArrayTable, build_array_table
@@ -230,14 +230,15 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
     # (instance, phase, choice, entry used, count, the part of the calls each processor runs)
     inner_remaps: list[tuple[str, int, InnerChoice, ProcEntry, float, float]] = []
 
-    def instance_for(callee: str, e: ProcEntry, function: bool) -> tuple[_Instance, ProcEntry]:
+    def instance_for(callee: str, e: ProcEntry, single: bool) -> tuple[_Instance, ProcEntry]:
         """The instance running ``callee`` with entry ``e``: a clone per
         distinct entry, except for FUNCTIONs (a clone would need a declared
-        type in every caller), which keep their first instance."""
+        type in every caller) and units with ENTRY statements (a clone would
+        define their names twice), which keep their first instance."""
         key = (callee, e.name, e.entry)
         if key not in by_key:
             existing = [k for k in by_key if k[0] == callee]
-            if function and existing:
+            if single and existing:
                 first = instances[by_key[existing[0]]]
                 return first, first.entry  # type: ignore[return-value]
             iname = callee if not existing else f"{callee}_{len(existing)}"
@@ -255,8 +256,8 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                 if ph.inner_calls:
                     m, _c, _e = chosen_phase(inst, ph)
                     for choice in opt.inner_calls(proc, ph, m):
-                        function = an.program.unit(choice.call.callee).kind == "function"
-                        callee, used = instance_for(choice.call.callee, choice.entry, function)
+                        callee, used = instance_for(choice.call.callee, choice.entry,
+                                                    _single_instance(an.program.unit(choice.call.callee)))
                         site = opt.ev.call_share(proc, ph, choice.call.callee, choice.call.args, choice.call.line, m)
                         callee.scale += execs * choice.call.count
                         callee.shared += execs * choice.call.count * inst.share * site
@@ -268,7 +269,7 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                 _m, _c, e = chosen_phase(inst, ph)
                 if e is None:
                     continue
-                callee, _used = instance_for(ph.callee, e, False)
+                callee, _used = instance_for(ph.callee, e, _single_instance(an.program.unit(ph.callee)))
                 callee.scale += execs
                 callee.shared += execs * inst.share
                 sites.append((inst.name, ph.span.first, callee.name))
@@ -329,6 +330,12 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                     method="; ".join(dict.fromkeys(methods)), notes=notes,
                     clones=clones, call_sites=tuple(sites),
                     solver=tuple({r["procedure"]: r for r in reports}.values()))
+
+
+def _single_instance(unit: Unit) -> bool:
+    """Can the annotated program hold only one version of ``unit``?"""
+    return unit.kind == "function" or any(
+        isinstance(s, Opaque) and s.reason == ENTRY_REASON for s in unit.statements())
 
 
 def _static_entry(opt: DynamicOptimizer, callee: str, mapping: Mapping) -> ProcEntry | None:

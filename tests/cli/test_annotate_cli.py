@@ -109,6 +109,24 @@ def test_a_procedure_called_with_two_mappings_is_cloned(tmp_path, capsys):
         assert ra == rb
 
 
+def test_a_procedure_with_an_entry_is_not_cloned(tmp_path):
+    """A clone of a unit with an ENTRY would define the ENTRY's name twice
+    (gfortran: "Global name 'halve' ... already being used"): both calls use the
+    one version, which the HPF directives remap to."""
+    src = PROGRAMS / "clone_entry.f"
+    out = tmp_path / "clone_entry_hpf.f"
+    assert main(["annotate", str(src), "--procs", "4", "--mode", "dynamic", "-o", str(out), "-q"]) == 0
+    text = out.read_text()
+    assert "CALL SCALE(X, N)" in text and "CALL SCALE(Y, N)" in text and "SCALE_1" not in text
+    assert text.count("ENTRY HALVE(A, N)") == 1
+    if shutil.which("gfortran"):
+        for s, exe in ((src, tmp_path / "a"), (out, tmp_path / "b")):
+            subprocess.run(["gfortran", "-std=legacy", str(s), "-o", str(exe)], check=True, capture_output=True)
+        ra = subprocess.run([str(tmp_path / "a")], capture_output=True, text=True, check=True).stdout
+        rb = subprocess.run([str(tmp_path / "b")], capture_output=True, text=True, check=True).stdout
+        assert ra == rb
+
+
 def test_arrangement_names_never_clash_with_the_program(tmp_path):
     # shallow has an array P: the arrangement must be called something else
     out, _ = annotate(tmp_path, "shallow", "--procs", "4")
