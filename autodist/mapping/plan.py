@@ -230,7 +230,9 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
     # (instance, phase, choice, entry used, count, the part of the calls each processor runs)
     inner_remaps: list[tuple[str, int, InnerChoice, ProcEntry, float, float]] = []
 
-    def instance_for(callee: str, e: ProcEntry, single: bool) -> tuple[_Instance, ProcEntry]:
+    singles: dict[str, bool] = {}
+
+    def instance_for(callee: str, e: ProcEntry) -> tuple[_Instance, ProcEntry]:
         """The instance running ``callee`` with entry ``e``: a clone per
         distinct entry, except for FUNCTIONs (a clone would need a declared
         type in every caller) and units with ENTRY statements (a clone would
@@ -238,7 +240,9 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
         key = (callee, e.name, e.entry)
         if key not in by_key:
             existing = [k for k in by_key if k[0] == callee]
-            if single and existing:
+            if existing and callee not in singles:
+                singles[callee] = _single_instance(an.program.unit(callee))
+            if existing and singles[callee]:
                 first = instances[by_key[existing[0]]]
                 return first, first.entry  # type: ignore[return-value]
             iname = callee if not existing else f"{callee}_{len(existing)}"
@@ -256,8 +260,7 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                 if ph.inner_calls:
                     m, _c, _e = chosen_phase(inst, ph)
                     for choice in opt.inner_calls(proc, ph, m):
-                        callee, used = instance_for(choice.call.callee, choice.entry,
-                                                    _single_instance(an.program.unit(choice.call.callee)))
+                        callee, used = instance_for(choice.call.callee, choice.entry)
                         site = opt.ev.call_share(proc, ph, choice.call.callee, choice.call.args, choice.call.line, m)
                         callee.scale += execs * choice.call.count
                         callee.shared += execs * choice.call.count * inst.share * site
@@ -269,7 +272,7 @@ def dynamic_solution(opt: DynamicOptimizer, an: ProgramAnalysis) -> Solution:
                 _m, _c, e = chosen_phase(inst, ph)
                 if e is None:
                     continue
-                callee, _used = instance_for(ph.callee, e, _single_instance(an.program.unit(ph.callee)))
+                callee, _used = instance_for(ph.callee, e)
                 callee.scale += execs
                 callee.shared += execs * inst.share
                 sites.append((inst.name, ph.span.first, callee.name))
