@@ -93,6 +93,12 @@ def test_annotated_samples_compile_and_print_the_same(tmp_path, name):
 CLONE = PROGRAMS / "clone.f"
 
 
+def _gfortran_output(src, exe) -> str:
+    """What ``src``, built by gfortran into ``exe``, prints."""
+    subprocess.run(["gfortran", "-std=legacy", str(src), "-o", str(exe)], check=True, capture_output=True)
+    return subprocess.run([str(exe)], capture_output=True, text=True, check=True).stdout
+
+
 def test_a_procedure_called_with_two_mappings_is_cloned(tmp_path, capsys):
     out = tmp_path / "clone_hpf.f"
     assert main(["annotate", str(CLONE), "--procs", "4", "--mode", "dynamic", "-o", str(out), "-q"]) == 0
@@ -102,11 +108,7 @@ def test_a_procedure_called_with_two_mappings_is_cloned(tmp_path, capsys):
     scale, clone = text.split("SUBROUTINE SCALE(A, N)")[1].split("SUBROUTINE SCALE_1(A, N)")
     assert "(BLOCK, *)" in scale and "(*, BLOCK)" in clone
     if shutil.which("gfortran"):
-        for src, exe in ((CLONE, tmp_path / "a"), (out, tmp_path / "b")):
-            subprocess.run(["gfortran", "-std=legacy", str(src), "-o", str(exe)], check=True, capture_output=True)
-        ra = subprocess.run([str(tmp_path / "a")], capture_output=True, text=True, check=True).stdout
-        rb = subprocess.run([str(tmp_path / "b")], capture_output=True, text=True, check=True).stdout
-        assert ra == rb
+        assert _gfortran_output(CLONE, tmp_path / "a") == _gfortran_output(out, tmp_path / "b")
 
 
 def test_a_procedure_with_an_entry_is_not_cloned(tmp_path):
@@ -120,11 +122,7 @@ def test_a_procedure_with_an_entry_is_not_cloned(tmp_path):
     assert "CALL SCALE(X, N)" in text and "CALL SCALE(Y, N)" in text and "SCALE_1" not in text
     assert text.count("ENTRY HALVE(A, N)") == 1
     if shutil.which("gfortran"):
-        for s, exe in ((src, tmp_path / "a"), (out, tmp_path / "b")):
-            subprocess.run(["gfortran", "-std=legacy", str(s), "-o", str(exe)], check=True, capture_output=True)
-        ra = subprocess.run([str(tmp_path / "a")], capture_output=True, text=True, check=True).stdout
-        rb = subprocess.run([str(tmp_path / "b")], capture_output=True, text=True, check=True).stdout
-        assert ra == rb
+        assert _gfortran_output(src, tmp_path / "a") == _gfortran_output(out, tmp_path / "b")
 
 
 def test_arrangement_names_never_clash_with_the_program(tmp_path):
