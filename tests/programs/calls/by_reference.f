@@ -15,7 +15,9 @@
       CALL BUMP(N)
       PRINT *, N
       M(1) = 10
+      M(2) = 20
       M(3) = 30
+      M(4) = 40
       CALL BUMP(M(3))
       K = ITWICE(M(1)) + 1
       PRINT *, M(1), M(3), K
