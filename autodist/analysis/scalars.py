@@ -43,10 +43,10 @@ def reads_of_stmt(s: ir.Stmt) -> set[str]:
         for item in s.items:
             if not isinstance(item, ir.Name):
                 for sub in item.children():
-                    out |= ir.names(sub)
+                    out |= ir.free_names(sub)
         return out
     for e in s.exprs():
-        out |= ir.names(e)
+        out |= ir.free_names(e)
     return out
 
 

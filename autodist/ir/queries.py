@@ -14,7 +14,7 @@ from typing import Callable, Iterable, Iterator
 
 from .nodes import walk  # noqa: F401  (the statement walker is the nodes' own)
 from .kinds import FuncKind
-from .nodes import ArithIf, ComputedGoto, Const, Expr, FuncRef, Goto, Index, Io, Name, Span, Stmt
+from .nodes import ArithIf, ComputedGoto, Const, Expr, FuncRef, Goto, ImpliedDo, Index, Io, Name, Span, Stmt
 
 
 def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:
@@ -64,6 +64,19 @@ def external_calls(stmt: Stmt) -> list[FuncRef]:
 def names(expr: Expr) -> set[str]:
     """The names used as :class:`Name` (scalars, whole arrays) inside ``expr``."""
     return {x.name for x in expr.walk() if isinstance(x, Name)}
+
+
+def free_names(expr: Expr) -> set[str]:
+    """The names ``expr`` reads: those of :func:`names` but for the variables of
+    the implied DO loops inside it, which set them before their items read them
+    (``(A(I), I = 1, N)`` reads ``N``, not ``I``)."""
+    if isinstance(expr, ImpliedDo):
+        inner = set().union(*(free_names(x) for x in expr.items)) - {expr.var}
+        bounds = (expr.start, expr.end) + ((expr.step,) if expr.step is not None else ())
+        return inner.union(*(free_names(x) for x in bounds))
+    if isinstance(expr, Name):
+        return {expr.name}
+    return set().union(*(free_names(x) for x in expr.children()))
 
 
 def stmt_names(stmt: Stmt) -> set[str]:

@@ -638,6 +638,28 @@ def _reductions(phase: Phase, parts: list[Partition], layouts: dict[str, Layout]
             if name in seen:
                 continue
             seen.add(name)
-            vol = REDUCTION.volume(nranks, 1, 8)
+            count, size = _reduced(phase, lp, name, facts)
+            vol = REDUCTION.volume(nranks, count, size)
             out.append((REDUCTION, name, vol.max_received, vol.max_bytes_received, vol.max_messages_received))
     return out
+
+
+def _reduced(phase: Phase, lp, name: str, facts) -> tuple[int, int]:
+    """(values, bytes per value) one reduction of loop ``lp`` combines: one
+    scalar, or the elements of an array the loops inside ``lp`` run over
+    (``RMS(M) = RMS(M) + ...`` under ``DO M = 1, 5``: five)."""
+    array = name.split("(")[0]
+    if "(" not in name or array not in facts:
+        return 1, 8
+    inner = {l.var: l.trip_count for l in phase.loops}
+    count = 1
+    for pat in phase.patterns:
+        if pat.lhs is None or pat.lhs.array != array or lp.line not in pat.loop_lines or pat.reduction is None:
+            continue
+        for sub in pat.lhs.subscripts:
+            for v, _ in (sub.terms if sub is not None else ()):
+                trips = inner.get(v)
+                if trips and v in pat.loops[pat.loops.index(lp.var) + 1:]:
+                    count *= max(1, int(round(trips)))
+        break
+    return count, facts[array].elem_size

@@ -125,48 +125,112 @@ def without_private(phase: Phase, layouts: dict[str, Layout]) -> dict[str, Layou
     return {a: l for a, l in layouts.items() if a not in private} if private else layouts
 
 
+def held_whole(layout: Layout | None, nranks: int) -> bool:
+    """Does every rank hold the whole array (no layout, or a replicated one)?"""
+    if layout is None:
+        return True
+    own = ownership(layout, nranks)
+    return own.active == nranks and all(a.kind == "replicated" for a in own.axes)
+
+
+def whole_reductions(phase: Phase, layouts: dict[str, Layout], nranks: int) -> dict[int, int]:
+    """The reduction updates into arrays every rank holds whole (``RMS(M) =
+    RMS(M) + ADD*ADD`` over a grid): pattern index -> line of the outermost
+    parallel loop that reduces into the array.  They run where the loop's
+    other statements run, each rank adding its own iterations: partial values
+    that are then combined (an all-reduce in the cost model; the runtime
+    passes them from rank to rank in the order of the iterations)."""
+    out: dict[int, int] = {}
+    loops = {lp.line: lp for lp in phase.loops}
+    for i, pat in enumerate(phase.patterns):
+        if pat.reduction is None or pat.lhs is None or not held_whole(layouts.get(pat.lhs.array), nranks):
+            continue
+        for line in pat.loop_lines:
+            lp = loops.get(line)
+            if lp is not None and lp.parallel and any(
+                    name.split("(")[0] == pat.lhs.array and op == pat.reduction for name, op in lp.reductions):
+                out[i] = line
+                break
+    return out
+
+
 def statement_partitions(phase: Phase, layouts: dict[str, Layout], nranks: int) -> list[Partition]:
     """The partition of every reference pattern of the phase (same order).
 
     Arrays private to the phase's loops (work arrays each iteration writes
     before reading) are local copies: their statements run where the loop's
-    array statements run, like those of scalars.  Any other array without a
-    layout is held whole by every rank, so every rank runs all of its
-    statements (as the runtime does, which gives it a replicated layout).
+    array statements run, like those of scalars.  Any other array held whole
+    by every rank (no layout, or a replicated one) is written whole by every
+    rank: every rank runs all of its statements (as the runtime does), but
+    for the reductions into such arrays (:func:`whole_reductions`), which run
+    where the statements of their loop run, as scalar reductions do.
     """
     layouts = without_private(phase, layouts)
+    reductions = whole_reductions(phase, layouts, nranks)
     out: list[Partition] = []
     by_loop: dict[tuple[int, ...], Partition] = {}
     parts: list[Partition | None] = []
-    for pat in phase.patterns:
+    for i, pat in enumerate(phase.patterns):
         loop_vars = set(pat.loops)
-        if pat.lhs is not None and pat.lhs.array in layouts:
+        if pat.lhs is not None and pat.lhs.array in layouts and i not in reductions:
             p = partition_of(pat.lhs, layouts[pat.lhs.array], nranks, loop_vars)
             by_loop.setdefault(pat.loop_lines, p)
             parts.append(p)
         else:
             parts.append(None)
     private = set(phase.private_arrays)
-    for pat, p in zip(phase.patterns, parts):
+    for i, (pat, p) in enumerate(zip(phase.patterns, parts)):
         if pat.output:
             p = REPLICATED_EXECUTION  # what a loop writes out: every rank runs it on whole arrays
+        elif i in reductions:
+            p = _reduction_home(phase, i, reductions[i], by_loop, out, layouts, nranks)
         elif p is None and pat.lhs is not None and pat.lhs.array not in private:
             # an array without a layout is held whole by every rank: every rank writes all of it
             p = REPLICATED_EXECUTION
         elif p is None:
-            # a scalar or private assignment: where the array statements of its loops run
-            home = None
-            lines = pat.loop_lines
-            while lines and home is None:
-                home = next((q for key, q in by_loop.items() if key[: len(lines)] == lines), None)
-                lines = lines[:-1]
-            if home is None:
-                first = next((r for r in pat.rhs if r.array in layouts), None)
-                if first is not None:
-                    home = partition_of(first, layouts[first.array], nranks, set(pat.loops))
-            p = home or REPLICATED_EXECUTION
+            p = _home(pat, by_loop, layouts, nranks) or REPLICATED_EXECUTION
         out.append(p)
     return out
+
+
+def _home(pat: RefPattern, by_loop: dict[tuple[int, ...], Partition], layouts: dict[str, Layout],
+          nranks: int) -> Partition | None:
+    """Where a scalar or private assignment runs: where the array statements of
+    its loops run, else where the first distributed array it reads lives."""
+    home = None
+    lines = pat.loop_lines
+    while lines and home is None:
+        home = next((q for key, q in by_loop.items() if key[: len(lines)] == lines), None)
+        lines = lines[:-1]
+    if home is None:
+        first = next((r for r in pat.rhs if r.array in layouts and not held_whole(layouts[r.array], nranks)), None)
+        if first is not None:
+            home = partition_of(first, layouts[first.array], nranks, set(pat.loops))
+    return home
+
+
+def _reduction_home(phase: Phase, i: int, line: int, by_loop, done: list[Partition],
+                    layouts: dict[str, Layout], nranks: int) -> Partition:
+    """Where a reduction into a whole array runs: as a scalar assignment would,
+    or where the statement before it in the reduction loop runs (``ADD = ...``
+    feeding ``RMS(M) = RMS(M) + ADD*ADD``) -- provided that splits the
+    iterations of a loop that reduces (a loop the array's subscripts do not
+    follow); else every rank runs all of it."""
+    pat = phase.patterns[i]
+    reducing = {lp.var for lp in phase.loops if lp.line in pat.loop_lines and lp.parallel
+                and any(name.split("(")[0] == pat.lhs.array for name, _ in lp.reductions)}
+    if any(s is None for s in pat.lhs.subscripts):
+        return REPLICATED_EXECUTION  # which element each iteration updates is not known
+    followed = {v for s in pat.lhs.subscripts for v, _ in s.terms}
+    candidates = [_home(pat, by_loop, layouts, nranks)]
+    candidates += [done[j] for j in range(i - 1, -1, -1) if line in phase.patterns[j].loop_lines]
+    for home in candidates:
+        if home is None or home.home is None:
+            continue
+        split = {v for kind, v in home.axes if kind == "var"}
+        if split & reducing and not split & followed:
+            return home
+    return REPLICATED_EXECUTION
 
 
 @lru_cache(maxsize=1 << 14)

@@ -14,7 +14,9 @@ what a loop writes out every processor needs), and so does a timer table
 costs the search keeps the mapping distributing fewer arrays.  ``unused_table.f``: a table no loop
 uses.  ``transpose.f``: two arrays swept along different dimensions with a
 transposed copy between them: on a slow network replication is cheapest,
-unless the processors' memory cannot hold both arrays.
+unless the processors' memory cannot hold both arrays.  ``grid_norm.f``: norm
+vectors summed over a distributed grid stay whole (partial sums and an
+all-reduce).
 """
 
 from __future__ import annotations
@@ -169,3 +171,19 @@ def test_memory_too_small_for_any_mapping_is_one_error_naming_the_key(tmp_path, 
     assert rc == 2 and not out.exists()
     assert "memory_per_processor" in err and "slow.yaml" in err and "Traceback" not in err
     assert "bytes per processor on 4 processors" in err
+
+
+@pytest.mark.parametrize("profile", ["ddt1997", "cluster_ib", "manycore_smp"])
+@pytest.mark.parametrize("procs", [4, 16])
+def test_vectors_summed_over_a_distributed_grid_stay_whole(profile, procs):
+    """``RMS(M) = RMS(M) + ADD*ADD`` over the grid (grid_norm.f): each processor
+    adds its own points and an all-reduce of 5 values combines them, so the
+    vectors stay whole and the grids are distributed along a grid dimension,
+    not along their 5 components."""
+    plan = _plan("grid_norm.f", profile, procs)
+    for sol in (plan.static, plan.solution("best")):
+        layouts = _every_layout(sol)
+        for vector in ("RMS", "ERRMAX"):
+            assert not _distributed(layouts.get(vector)), (vector, sol.describe())
+        for grid in ("U", "V"):
+            assert layouts[grid].distributed_dims and 0 not in layouts[grid].distributed_dims, sol.describe()

@@ -303,7 +303,7 @@ def _reads(s: ir.Stmt, name: str) -> bool:
     for e in s.exprs():
         if isinstance(s, ir.Assign) and e is s.target and isinstance(e, ir.Name):
             continue
-        if any(isinstance(x, ir.Name) and x.name == name for x in e.walk()):
+        if name in ir.free_names(e):
             return True
     return False
 

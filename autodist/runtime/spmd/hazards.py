@@ -92,7 +92,7 @@ def reduction_order(shape: PhaseShape, names: list[str], part_of, mapped, nranks
     order = order_along(shape, shape.root, part_of, mapped, nranks)
     if order is None:
         name = names[0]
-        raise Fallback(f"the {shape.reductions[name]} reduction of {name} would add in another order "
+        raise Fallback(f"the {shape.reductions.get(name, 'array')} reduction of {name} would add in another order "
                         "across ranks")
     return order
 

@@ -131,13 +131,16 @@ class PhaseRun:
                 flipped.append((name, use, ctx.store[name]))
                 ctx.store[name] = np.ascontiguousarray(ctx.store[name])
         if inner.ordered:
-            scalars = self._receive_partials(inner, scalars, stats)
+            scalars = self._receive_partials(inner, scalars, ctx, stats)
+        for name, op in inner.partials:
+            if ex.rank != 0 and op in _IDENTITY:
+                ctx.store[name][...] = _IDENTITY[op]  # this rank's part of the reduction, from the identity
         outs = inner.fn(ctx, *scalars)
         ex.phase_modes.setdefault(self.region, (plan.mode, plan.reason,
                                                 plan.shape.vectorized if path == "numpy" else ()))
         ex.record_path(self.region, path, why)
         if inner.ordered:
-            outs = self._pass_partials(inner, outs, stats)
+            outs = self._pass_partials(inner, outs, ctx, stats)
         for name, use, orig in flipped:
             if use.written:
                 orig[...] = ctx.store[name]
@@ -158,6 +161,9 @@ class PhaseRun:
         for arr, use, wmaps, name in windows:  # name: the dummy's (arr.name is its actual's)
             if use.written:
                 arr.interior[...] = ctx.store[name][selector(wmaps, arr.owned)]
+        for name, op in inner.partials:
+            buf = ctx.store[name]
+            buf[...] = builder(REDUCTION, "allreduce")(ex.comms.comm, buf, _MPI_OP.get(op, op), stats, self.region)
         if inner.combine:
             outs = list(outs)
             names = plan.shape.outs
@@ -170,37 +176,49 @@ class PhaseRun:
         return outs
 
 
-    def _receive_partials(self, plan: PhasePlan, scalars: tuple, stats) -> tuple:
-        """The running values of the ordered reductions from the predecessor."""
+    def _receive_partials(self, plan: PhasePlan, scalars: tuple, ctx: Store, stats) -> tuple:
+        """The running values of the ordered reductions from the predecessor
+        (scalars, and arrays every rank holds whole, received into its storage)."""
         comm, rank = self.ex.comms.comm, self.ex.rank
         pos = plan.order.index(rank)
         if pos == 0:
             return scalars
         t0 = time.perf_counter()
         values = comm.recv(source=plan.order[pos - 1], tag=pipeline.TAG + 1)
-        stats.record(self.region, elements_received=len(values), messages_received=1,
+        stats.record(self.region, elements_received=sum(np.size(v) for v in values), messages_received=1,
                      seconds=time.perf_counter() - t0)
         ins = list(scalars)
         for name, v in zip(plan.ordered, values):
-            ins[plan.shape.ins.index(name)] = v
+            if name in plan.uses:
+                ctx.store[name][...] = v
+            else:
+                ins[plan.shape.ins.index(name)] = v
         return tuple(ins)
 
-    def _pass_partials(self, plan: PhasePlan, outs: tuple, stats) -> tuple:
+    def _pass_partials(self, plan: PhasePlan, outs: tuple, ctx: Store, stats) -> tuple:
         """Give the running values to the successor; the last rank's are the
         results, which every rank then gets."""
         comm, rank = self.ex.comms.comm, self.ex.rank
         pos = plan.order.index(rank)
-        values = [outs[plan.shape.outs.index(n)] for n in plan.ordered]
+        values = [ctx.store[n].copy() if n in plan.uses else outs[plan.shape.outs.index(n)] for n in plan.ordered]
         t0 = time.perf_counter()
         if pos + 1 < len(plan.order):
             comm.send(values, dest=plan.order[pos + 1], tag=pipeline.TAG + 1)
-            stats.record(self.region, elements_sent=len(values), messages_sent=1)
+            stats.record(self.region, elements_sent=sum(np.size(v) for v in values), messages_sent=1)
         values = comm.bcast(values, root=plan.order[-1])
         stats.region(self.region).comm_time += time.perf_counter() - t0
         outs = list(outs)
         for name, v in zip(plan.ordered, values):
-            outs[plan.shape.outs.index(name)] = v
+            if name in plan.uses:
+                ctx.store[name][...] = v
+            else:
+                outs[plan.shape.outs.index(name)] = v
         return tuple(outs)
+
+
+#: the reductions into whole arrays that ranks start from the identity, and the all-reduce of each
+_IDENTITY = {"+": 0, "*": 1}
+_MPI_OP = {"+": "sum", "*": "prod"}
 
 
 class _CompiledPhase:

@@ -41,7 +41,7 @@ from ...layout.model import Layout
 from ...layout.ownership import ownership
 from ...layout.routines import EXCHANGE, PIPELINE
 from ...layout.sections import IndexSet, Section, disjoint_pieces
-from ...owner.iterations import phase_loops, rank_iterations, statement_partitions
+from ...owner.iterations import phase_loops, rank_iterations, statement_partitions, whole_reductions
 from ...owner.needs import phase_needs
 from ..comm.builders import builder
 from ..comm.plans import ExchangePlan
@@ -89,6 +89,7 @@ class PhasePlan:
     combine: list[tuple[str, str]] = field(default_factory=list)  # (scalar, max|min) all-reduced after
     lastprivate: list[tuple[str, int]] = field(default_factory=list)  # (private array, rank with its last values)
     ordered: list[str] = field(default_factory=list)  # + and * reductions passed from rank to rank
+    partials: list[tuple[str, str]] = field(default_factory=list)  # (whole array, op) all-reduced after
     order: list[int] = field(default_factory=list)  # ranks in the order of the sequential iterations
     predicted: list[int] = field(default_factory=list)  # elements each rank receives
     source: str = ""
@@ -211,6 +212,7 @@ class Planner:
             guards[node.id] = guards_of(node, part, mapped, nranks, rank, _chain_vars(shape, node))
         ordered = check_scalars(shape, per_rank, part_of)
         order = reduction_order(shape, ordered, part_of, mapped, nranks) if ordered else []
+        ordered, order, partials = self._array_reductions(shape, parts, mapped, part_of, ordered, order)
         lastprivate = private_arrays(shape, part_of, per_rank, mapped, loops, nranks)
         combine = [(n, op) for n, op in shape.reductions.items() if op in ("max", "min")
                    and any(part_of[id(s.pattern)].home is not None for s in shape.stmts
@@ -221,12 +223,50 @@ class Planner:
         if ordered:
             mode = "pipelined"
         plan = PhasePlan(mode, "", region, shape, combine=combine, predicted=predicted, lastprivate=lastprivate,
-                         ordered=ordered, order=order)
+                         ordered=ordered, order=order, partials=partials)
         sets = {node.id: ({} if per_rank[node.id][rank] is None else dict(per_rank[node.id][rank]))
                 for node in shape.stmts}
         executes = {node.id: per_rank[node.id][rank] is not None for node in shape.stmts}
         self._finish(plan, frame, sets, executes, guards, pieces, pipeline_pieces)
         return plan
+
+    def _array_reductions(self, shape: PhaseShape, parts, mapped, part_of, ordered: list[str], order: list[int]):
+        """Reductions into arrays every rank holds whole, split over ranks
+        (``RMS(M) = RMS(M) + ADD*ADD`` over a distributed grid).  When the ranks
+        run their iterations one after the other (the outermost loop along one
+        BLOCK axis), the array's running values go from rank to rank like
+        those of scalar reductions, adding in the sequential order.  Otherwise,
+        when the phase's outermost loop is the reducing one and the phase
+        writes the array only by these reductions, each rank adds its own
+        iterations to the identity (rank 0 to the values before the phase) and
+        an all-reduce combines them: the result may differ from a sequential
+        run in the last bits.  Else the phase runs replicated."""
+        phase, nranks = shape.phase, self.ex.nprocs
+        found: dict[str, tuple[str, set[int]]] = {}
+        for i, line in whole_reductions(phase, mapped, nranks).items():
+            if parts[i].home is None:
+                continue
+            pat = phase.patterns[i]
+            op, lines = found.setdefault(pat.lhs.array, (pat.reduction, set()))
+            if op != pat.reduction:
+                raise Fallback(f"{pat.lhs.array} is reduced by several operations")
+            lines.add(line)
+        if not found:
+            return ordered, order, []
+        names = list(found)
+        try:
+            together = reduction_order(shape, ordered + names, part_of, mapped, nranks)
+            return ordered + names, together, []
+        except Fallback:
+            if ordered:
+                raise
+        partials = []
+        for name, (op, lines) in found.items():
+            writers = [p for p in phase.patterns if p.lhs is not None and p.lhs.array == name]
+            if lines != {shape.root.do.span.first} or any(p.reduction != op for p in writers):
+                raise Fallback(f"the reduction into {name} cannot be combined across ranks")
+            partials.append((name, op))
+        return ordered, order, partials
 
     # ---------------------------------------------------------------- storage, exchanges, code
 
