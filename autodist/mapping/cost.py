@@ -14,7 +14,8 @@ a repeated reference such as ``B(I-1,J)`` read by two statements counts once).
 The most loaded rank's bytes and messages are priced by the profile's model.
 The elements are attributed to DDT's routines per array and template
 dimension (``Shift``, ``Copy``, ``One_to_All``, ``All_to_One``, ``All_to_All``)
-by the reference pattern that needs them; reductions add an all-reduce.  The
+by the reference pattern that needs them; reductions add an all-reduce
+(:mod:`.reductions`).  The
 routines are the types of :mod:`autodist.layout.routines`, the ones the
 runtime builds its plans from.
 """
@@ -31,7 +32,7 @@ from ..ir import eval_affine
 from ..layout.model import Axis, Layout
 from ..layout import routines
 from ..layout.ownership import ownership
-from ..layout.routines import EXCHANGE, REDUCTION, Routine as CommRoutine, TableRoutine
+from ..layout.routines import EXCHANGE, Routine as CommRoutine, TableRoutine
 from ..layout.sections import IndexSet, Section, disjoint_pieces
 from ..machine import MachineProfile
 from ..owner.images import reference_image
@@ -46,6 +47,7 @@ from ..owner.iterations import (
     without_private,
 )
 from .model import PhaseCost, Routine
+from .reductions import reduction_moves
 
 @dataclass(frozen=True)
 class ArrayFacts:
@@ -300,7 +302,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     per_rank_bytes = [per_rank_bytes[rep[r]] for r in range(nranks)]
     per_rank_msgs = [per_rank_msgs[rep[r]] for r in range(nranks)]
     # reductions over distributed iterations: an all-reduce of each reduced value
-    red_routines = _reductions(phase, parts, layouts, facts, nranks)
+    red_routines = reduction_moves(phase, parts, layouts, facts, nranks)
     worst = max(range(nranks), key=lambda r: (per_rank_bytes[r], per_rank_msgs[r])) if nranks else 0
     # what the worst rank receives, by routine (the other ranks' split is never priced)
     attribution: dict[tuple[TableRoutine, str, int | None], int] = {}
@@ -599,9 +601,7 @@ def _attribute(items, held: Section | None, lay: Layout, own, phase: Phase) -> d
             if m > best_n:
                 best, best_n = (pat, acc), m
         pat, acc = best
-        lhs_dim = None
-        if pat.lhs is not None and pat.lhs.array in (acc.array,) or pat.lhs is not None:
-            lhs_dim = _aligned_lhs_dim(pat.lhs, acc, d, lay)
+        lhs_dim = _aligned_lhs_dim(pat.lhs, acc, d, lay) if pat.lhs is not None else None
         routine = classify(pat.lhs, acc, lhs_dim, d)
         t = tdim[d]
         key = (routine, (t + 1) if t is not None else None)
@@ -616,50 +616,3 @@ def _aligned_lhs_dim(lhs: Access, rhs: Access, rhs_dim: int, lay: Layout) -> int
     if lhs.array == rhs.array:
         return rhs_dim
     return rhs_dim if rhs_dim < len(lhs.subscripts) else None
-
-
-def _reductions(phase: Phase, parts: list[Partition], layouts: dict[str, Layout], facts, nranks: int):
-    """(routine, name, elements, bytes, messages) of the all-reduces a phase needs."""
-    out = []
-    seen = set()
-    for lp in phase.loops:
-        if not lp.parallel or not lp.reductions:
-            continue
-        # is the reduction loop's work split over ranks?
-        split = False
-        for pat, part in zip(phase.patterns, parts):
-            if lp.line in pat.loop_lines and part.home is not None:
-                own = ownership(layouts[part.home], nranks)
-                if any(kind == "var" and v == lp.var and own.axes[g].extent > 1 for g, (kind, v) in enumerate(part.axes)):
-                    split = True
-        if not split:
-            continue
-        for name, op in lp.reductions:
-            if name in seen:
-                continue
-            seen.add(name)
-            count, size = _reduced(phase, lp, name, facts)
-            vol = REDUCTION.volume(nranks, count, size)
-            out.append((REDUCTION, name, vol.max_received, vol.max_bytes_received, vol.max_messages_received))
-    return out
-
-
-def _reduced(phase: Phase, lp, name: str, facts) -> tuple[int, int]:
-    """(values, bytes per value) one reduction of loop ``lp`` combines: one
-    scalar, or the elements of an array the loops inside ``lp`` run over
-    (``RMS(M) = RMS(M) + ...`` under ``DO M = 1, 5``: five)."""
-    array = name.split("(")[0]
-    if "(" not in name or array not in facts:
-        return 1, 8
-    inner = {l.var: l.trip_count for l in phase.loops}
-    count = 1
-    for pat in phase.patterns:
-        if pat.lhs is None or pat.lhs.array != array or lp.line not in pat.loop_lines or pat.reduction is None:
-            continue
-        for sub in pat.lhs.subscripts:
-            for v, _ in (sub.terms if sub is not None else ()):
-                trips = inner.get(v)
-                if trips and v in pat.loops[pat.loops.index(lp.var) + 1:]:
-                    count *= max(1, int(round(trips)))
-        break
-    return count, facts[array].elem_size
