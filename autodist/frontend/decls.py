@@ -187,6 +187,15 @@ class SymbolTable(SpecificationStatements):
         e = self.entries.get(name)
         return e is not None and e.has_dims
 
+    def dims_of(self, name: str) -> tuple[Dim, ...] | None:
+        e = self.entries.get(name)
+        return None if e is None else e.dims
+
+    def section_index(self) -> str:
+        name = f"_S{sum(n.startswith('_S') for n in self.entries) + 1}"
+        self.entry(name).type = ir.INTEGER
+        return name
+
     def is_derived(self, name: str) -> bool:
         t = self._type_or_none(name)
         return t is not None and t.base == "derived"

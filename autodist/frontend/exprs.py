@@ -18,7 +18,7 @@ from fparser.two import Fortran2003 as F
 from fparser.two.utils import BinaryOpBase, UnaryOpBase
 
 from ..errors import FortranError
-from ..ir import LOGICAL, BinOp, Const, Expr, ImpliedDo, OpaqueExpr, Substring, Type, UnOp
+from ..ir import LOGICAL, BinOp, Const, Expr, ImpliedDo, Index, Name, OpaqueExpr, Substring, Type, UnOp
 from .fold import fold, make, rounded
 
 _OPS = {
@@ -45,6 +45,13 @@ class Scope(Protocol):
     def is_array(self, name: str) -> bool: ...
 
     def is_character(self, name: str) -> bool: ...
+
+    def dims_of(self, name: str) -> tuple | None:
+        """The declared dimensions (``ir.Dim``) of array ``name``, None when not yet known."""
+
+    def section_index(self) -> str:
+        """A new INTEGER variable for the implied DO of a lowered array section,
+        named so that no Fortran name can be the same (a leading underscore)."""
 
 
 def label_of(node) -> int:
@@ -203,7 +210,7 @@ class ExprConverter:
     # -- implied DO (I/O lists, DATA) ---------------------------------------------
 
     def implied_do(self, objects, var, start, end, step) -> ImpliedDo:
-        items = tuple(self(o) if not _is_implied(o) else self.implied(o) for o in getattr(objects, "items", (objects,)))
+        items = tuple(self.item(o) for o in getattr(objects, "items", (objects,)))
         return ImpliedDo(
             items,
             str(var).upper(),
@@ -223,7 +230,42 @@ class ExprConverter:
 
     def item(self, node) -> Expr:
         """An element of an I/O list or DATA object list."""
-        return self.implied(node) if _is_implied(node) else self(node)
+        if _is_implied(node):
+            return self.implied(node)
+        return self.section(node) or self(node)
+
+    def section(self, node) -> Expr | None:
+        """An array section ``A(l:u:s, J)`` in an I/O list or DATA object list as
+        what it stands for there: its elements in array element order, that is
+        implied DO loops over the triplets, the first one innermost
+        (``(A(_S1, J), _S1 = l, u, s)``).  None when ``node`` is not a section
+        of an array whose bounds are known where a triplet omits them."""
+        if not isinstance(node, F.Part_Ref) or node.items[1] is None:
+            return None
+        name = str(node.items[0]).upper()
+        subs = getattr(node.items[1], "items", (node.items[1],))
+        if not any(isinstance(x, F.Subscript_Triplet) for x in subs) or not self.scope.is_array(name):
+            return None
+        dims = self.scope.dims_of(name)
+        if dims is None or len(dims) != len(subs):
+            return None
+        loops: list[tuple[str, Expr, Expr, Expr | None]] = []
+        index: list[Expr] = []
+        for x, dim in zip(subs, dims):
+            if not isinstance(x, F.Subscript_Triplet):
+                index.append(self(x))
+                continue
+            lo, hi, step = x.items
+            if hi is None and dim.upper is None:
+                return None  # the whole of an assumed-size dimension: refused as the section it is
+            var = self.scope.section_index()
+            loops.append((var, dim.lower if lo is None else self(lo), dim.upper if hi is None else self(hi),
+                          None if step is None else self(step)))
+            index.append(Name(var))
+        out: Expr = Index(name, tuple(index))
+        for var, lo, hi, step in loops:
+            out = ImpliedDo((out,), var, lo, hi, step)
+        return out
 
 
 def _is_implied(node) -> bool:

@@ -229,6 +229,30 @@ def test_io_statements():
     assert io[-1].label == 100
 
 
+def test_array_sections_in_io_lists_are_their_elements_in_array_element_order():
+    u = unit(
+        """
+              SUBROUTINE S(T, Z, M, J)
+              REAL T(0:5, 4), Z(M, *)
+              WRITE (*, *) T(1:M, J), T(:, 2:4:2)
+              READ (*, *) (T(I, 1:2), I = 1, 3)
+              WRITE (*, *) Z(1, :)
+              END
+        """
+    )
+    w, r, z = [s for s in u.body if isinstance(s, ir.Io)]
+    s1, s2, s3, s4, s5 = (ir.Name(f"_S{k}") for k in range(1, 6))
+    assert w.items == (
+        ir.ImpliedDo((ir.Index("T", (s1, ir.Name("J"))),), "_S1", c(1), ir.Name("M"), None),
+        ir.ImpliedDo((ir.ImpliedDo((ir.Index("T", (s2, s3)),), "_S2", c(0), c(5), None),), "_S3", c(2), c(4), c(2)),
+    )
+    assert r.items == (ir.ImpliedDo((ir.ImpliedDo((ir.Index("T", (ir.Name("I"), s4)),), "_S4", c(1), c(2), None),),
+                                    "I", c(1), c(3), None),)
+    assert r.targets()[-1] == ir.Index("T", (ir.Name("I"), s4))
+    assert isinstance(z.items[0], ir.OpaqueExpr)  # the whole of an assumed-size dimension: no upper bound
+    assert u.symbol("_S1").type == ir.INTEGER and u.symbol("_S5") is None
+
+
 def test_deleted_features_and_entry_become_opaque():
     u = unit(
         """

@@ -71,3 +71,11 @@ def mpi_case_a_common_array_written_through_a_distributed_dummy(comm):
 
 def mpi_case_a_block_if_holding_only_a_format(comm):
     check_against_gfortran(comm, _text(comm, "format_only_block.f"))
+
+
+def mpi_case_array_sections_in_io_lists(comm):
+    check_against_gfortran(comm, _text(comm, "io_sections.f"))
+
+
+def mpi_case_array_sections_in_io_lists_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "io_sections.f", annotate=True))
