@@ -138,23 +138,69 @@ def _run(cmd, cwd, stdin):
     return subprocess.run(cmd, cwd=cwd, input=stdin.encode(), capture_output=True, timeout=300)
 
 
-@requires_gfortran
-def test_input_and_files_equal_gfortran_at_1_to_4_ranks(tmp_path):
+#: Standard units connected to files and closed (Perfect Club codes write
+#: their results with OPEN (6, FILE=...)): PRINT and WRITE (*) follow unit 6,
+#: a closed standard unit is an ordinary one (fort.6), an OPEN without FILE=
+#: leaves a unit where it is.
+STANDARD_UNITS = """\
+      PROGRAM SU
+      INTEGER I, N
+      REAL X
+      OPEN (5, FILE='in5.dat', STATUS='OLD')
+      READ (5, *) N, X
+      READ (*, *) I
+      PRINT *, 'TO STDOUT', N, X, I
+      OPEN (6, FILE='out6.dat')
+      WRITE (6, 10) N, X
+   10 FORMAT (' N =', I4, ' X =', F8.3)
+      DO I = 1, N
+        WRITE (6, *) I, I * X
+      END DO
+      PRINT *, 'PRINT FOLLOWS UNIT 6'
+      OPEN (6, FILE='out6.dat')
+      WRITE (*, *) 'STILL THERE'
+      CLOSE (6)
+      PRINT *, 'AFTER CLOSE'
+      OPEN (6)
+      WRITE (6, *) 'REOPENED'
+      CLOSE (5)
+      READ (5, *, IOSTAT=I) N
+      WRITE (0, *) 'TO STDERR'
+      END
+"""
+
+
+def _same_as_gfortran(tmp_path, program: str, stdin: str, written: tuple[str, ...], inputs=()):
     ref = tmp_path / "gf"
     ref.mkdir()
-    (ref / "rd.f").write_text(PROGRAM)
+    (ref / "rd.f").write_text(program)
+    for name, text in inputs:
+        (ref / name).write_text(text)
     subprocess.run([shutil.which("gfortran"), "-O2", "-o", "rd", "rd.f"], cwd=ref, check=True)
-    expected = _run(["./rd"], ref, INPUT)
+    expected = _run(["./rd"], ref, stdin)
     assert expected.returncode == 0
     for n in (1, 2, 3, 4):
         wd = tmp_path / f"np{n}"
         wd.mkdir()
-        (wd / "rd.f").write_text(PROGRAM)
-        got = _run([sys.executable, "-m", "autodist", "run", "rd.f", "-np", str(n)], wd, INPUT)
+        (wd / "rd.f").write_text(program)
+        for name, text in inputs:
+            (wd / name).write_text(text)
+        got = _run([sys.executable, "-m", "autodist", "run", "rd.f", "-np", str(n)], wd, stdin)
         assert got.returncode == 0, got.stderr
         assert got.stdout == expected.stdout, n
-        for f in WRITTEN:
+        for f in written:
             assert (wd / f).read_bytes() == (ref / f).read_bytes(), (n, f)
+
+
+@requires_gfortran
+def test_input_and_files_equal_gfortran_at_1_to_4_ranks(tmp_path):
+    _same_as_gfortran(tmp_path, PROGRAM, INPUT, WRITTEN)
+
+
+@requires_gfortran
+def test_standard_units_connected_to_files_and_closed_as_gfortran_at_1_to_4_ranks(tmp_path):
+    _same_as_gfortran(tmp_path, STANDARD_UNITS, "", ("out6.dat", "fort.6", "fort.5"),
+                      inputs=(("in5.dat", "3 1.5\n7\n"), ("fort.5", "9\n")))
 
 
 @pytest.mark.parametrize("body, message", [

@@ -6,8 +6,12 @@ BACKSPACE and ENDFILE are list operations and a WRITE makes its record the
 last one, as Fortran's sequential access defines; the file is written back
 when the unit is closed (CLOSE, or the end of the run, also after an error).
 Unit 5 (and ``*`` in a READ) is standard input, read lazily; units 6 and ``*``
-are standard output, 0 standard error.  A unit used without OPEN is
-``fort.N`` in the working directory, as gfortran names it.
+are standard output, 0 standard error, until the program connects one of them
+to a file (``OPEN (6, FILE='OUT')``: then ``PRINT`` and ``WRITE (*, ...)`` go
+to the file too) or closes it (it is then an ordinary unit: ``fort.6``), as in
+gfortran; an OPEN of a standard unit without FILE= leaves it on its stream.
+A unit used without OPEN is ``fort.N`` in the working directory, as gfortran
+names it.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ from .input import IoCondition
 CODEC = "latin-1"  # = frontend.text.SOURCE_CODEC: one character per byte
 IOSTAT_OPEN = 5002  # libgfortran's LIBERROR_OS
 IOSTAT_AFTER_END = 5001  # LIBERROR_OPTION_CONFLICT: a READ past the end-of-file
+STANDARD = (0, 5, 6)  # units preconnected to standard error, input and output
 
 
 def _after_end() -> IoCondition:
@@ -94,14 +99,24 @@ class FileTable:
         self.units: dict[int, Connection] = {}
         self.stdin = stdin
         self.stdin_ended = False
+        self.detached: set[int] = set()  # standard units connected to a file or closed
+
+    def standard(self, unit: int) -> bool:
+        """Is ``unit`` (0, 5 or 6) still connected to its standard stream?"""
+        return unit in STANDARD and unit not in self.detached
 
     def open(self, unit: int, path: str | None, status: str, access: str, form: str, position: str) -> None:
-        if unit in (0, 5, 6):
-            raise UnsupportedError(f"OPEN of unit {unit} (preconnected to a standard stream)")
         if access not in ("SEQUENTIAL",):
             raise UnsupportedError(f"ACCESS='{access}'")
         if form not in ("FORMATTED",):
             raise UnsupportedError(f"FORM='{form}' (only formatted files)")
+        if self.standard(unit):
+            if path is None:
+                return  # it stays on its stream
+            self.detached.add(unit)
+        conn = self.units.get(unit)
+        if conn is not None and (path is None or os.path.abspath(path) == os.path.abspath(conn.path)):
+            return  # a connected unit opened again on its file: it stays where it is
         self.close(unit, "KEEP")
         scratch = status == "SCRATCH"
         if path is None:
@@ -128,7 +143,7 @@ class FileTable:
         return conn
 
     def read(self, unit: int) -> str | None:
-        if unit == 5:
+        if self.standard(unit):
             if self.stdin_ended:
                 raise _after_end()
             stream = self.stdin()
@@ -143,6 +158,8 @@ class FileTable:
         self.connection(unit).write(records)
 
     def close(self, unit: int, status: str = "KEEP") -> None:
+        if unit in STANDARD:
+            self.detached.add(unit)
         conn = self.units.pop(unit, None)
         if conn is None:
             return
@@ -171,7 +188,7 @@ class FileTable:
             num = next((u for u, c in self.units.items() if os.path.abspath(c.path) == os.path.abspath(path)), -1)
             return {"EXIST": os.path.exists(path), "OPENED": num >= 0, "NUMBER": num}
         assert unit is not None
-        opened = unit in self.units or unit in (0, 5, 6)
+        opened = unit in self.units or self.standard(unit)
         return {"EXIST": True, "OPENED": opened, "NUMBER": unit if opened else -1}
 
     def close_all(self) -> None:

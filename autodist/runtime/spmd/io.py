@@ -56,10 +56,13 @@ class UnitIo:
     def write(self, unit, fmt, items: list) -> None:
         expanded = self._expand(items)
         records = [list_directed(expanded)] if fmt is None else format_records(fmt, expanded)
-        if unit is None or unit in (0, 6):
-            if self.rank == 0:
-                stream = self.out if unit != 0 else sys.stderr
+        if unit is None or unit in (0, 6):  # the I/O rank alone: no file is read, nothing to broadcast
+            std = 6 if unit is None else int(unit)
+            if self.rank == 0 and self.files.standard(std):
+                stream = self.out if std != 0 else sys.stderr
                 stream.write(as_output("".join(r + "\n" for r in records)))
+            elif self.rank == 0:
+                self.files.write(std, records)
             return
         self._on_root(lambda: self.files.write(int(unit), records))
 
