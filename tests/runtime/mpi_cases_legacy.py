@@ -79,3 +79,11 @@ def mpi_case_array_sections_in_io_lists(comm):
 
 def mpi_case_array_sections_in_io_lists_annotated(comm):
     check_against_gfortran(comm, _text(comm, "io_sections.f", annotate=True))
+
+
+def mpi_case_dummies_indexed_past_their_declared_bounds(comm):
+    check_against_gfortran(comm, _text(comm, "past_declared.f"))
+
+
+def mpi_case_dummies_indexed_past_their_declared_bounds_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "past_declared.f", annotate=True))

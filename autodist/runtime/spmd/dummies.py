@@ -27,26 +27,44 @@ def character_dummy(unit: ir.Unit, dname: str, declared: ir.Type, actual: ir.Typ
     return actual if declared.size == 0 else declared
 
 
-def dummy_bounds(sym: ir.Symbol, env: dict[str, int], available: int) -> Bounds:
+def used_whole(unit: ir.Unit) -> frozenset[str]:
+    """The names ``unit`` uses whole other than as an actual argument (an I/O
+    list item ``WRITE (*, *) X``, a Fortran 90 array expression): the names
+    whose declared size is what the statement sees."""
+    out: set[str] = set()
+    for s in ir.walk(unit.body):
+        passed: set[int] = set()
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                    passed.update(id(a) for a in x.args if isinstance(a, ir.Name))
+        if isinstance(s, ir.Call):
+            passed.update(id(a) for a in s.args if isinstance(a, ir.Name))
+        out.update(x.name for x in ir.stmt_exprs(s) if isinstance(x, ir.Name) and id(x) not in passed)
+    return frozenset(out)
+
+
+def dummy_bounds(sym: ir.Symbol, env: dict[str, int], available: int, stretch: bool = False) -> Bounds:
     """Bounds of a dummy array; assumed size (``*``) takes what the actual
     provides, and so does a last dimension declared ``1`` (``X(1)``,
     ``A(LDA,1)``: the pre-Fortran 77 idiom for "any size", which compilers
-    accept) when the actual is larger."""
+    accept) when the actual is larger.  With ``stretch``, any declared last
+    dimension reaches as far as the actual's storage does when that is
+    further (``COMPLEX DATA(99)`` indexed up to its actual's 4,200 elements:
+    what compiled Fortran addresses without a complaint); the caller asks for
+    it only where no statement sees the dummy's declared size."""
     dims = sym.dims or ()
     out: list[tuple[int, int]] = []
     for k, d in enumerate(dims):
         lo = int_value(d.lower, env)
-        old_style = (k == len(dims) - 1 and isinstance(d.upper, ir.Const) and d.upper.value == lo)
-        if old_style:
-            rest = 1
-            for a, b in out:
-                rest *= max(b - a + 1, 0)
-            old_style = available > rest
-        if d.upper is None or old_style:
-            rest = 1
-            for a, b in out:
-                rest *= max(b - a + 1, 0)
+        rest = 1
+        for a, b in out:
+            rest *= max(b - a + 1, 0)
+        last = k == len(dims) - 1
+        hi = None if d.upper is None else int_value(d.upper, env)
+        old_style = last and isinstance(d.upper, ir.Const) and hi == lo
+        if hi is None or ((old_style or (stretch and last)) and available > rest * max(hi - lo + 1, 0)):
             out.append((lo, lo + max(available // max(rest, 1), 0) - 1))
         else:
-            out.append((lo, int_value(d.upper, env)))
+            out.append((lo, hi))
     return tuple(out)

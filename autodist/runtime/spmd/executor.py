@@ -49,7 +49,7 @@ from ..codegen import intrinsic_code as ic
 from ..comm.storage import numpy_dtype, storable
 from .arrays import Comms, ElementRef, RtArray
 from .data import data_targets, data_value, int_value
-from .dummies import bytes_of, character_dummy, dummy_bounds
+from .dummies import bytes_of, character_dummy, dummy_bounds, used_whole
 from .routines import check_routines, linked_routines, run_extensions
 from .shared_storage import Slots, Storages
 from .io import UnitIo
@@ -144,6 +144,7 @@ class Executor(UnitIo):
         self.common_arrays: dict[tuple[str, int], RtArray] = {}
         self.locals: dict[tuple[str, str], RtArray] = {}
         self.automatic: dict[str, list[ir.Symbol]] = {}  # unit -> its automatic arrays (bounds known on entry)
+        self._whole_names: dict[str, frozenset[str]] = {}  # unit -> names it uses whole (not only passed)
         self.storages = Storages(self.facts.storage)  # storage association: byte buffers
         self.associated: dict[str, dict[str, RtArray]] = {}  # unit -> its arrays over those buffers
         self.block_slots: dict[tuple[str, str], Slots] = {}  # (unit, block) -> scalars of an associated block
@@ -483,7 +484,7 @@ class Executor(UnitIo):
         # arrays to REAL dummies); the element's bits are kept, never converted
         size_b, size_d = base.dtype.itemsize, numpy_dtype(dtype).itemsize
         start, available = offset * size_b, (base.size - offset) * size_b
-        bounds = dummy_bounds(sym, env, available // size_d)
+        bounds = dummy_bounds(sym, env, available // size_d, stretch=dname not in self._used_whole(unit))
         need = 1
         for lo, hi in bounds:
             need *= max(hi - lo + 1, 0)
@@ -492,26 +493,42 @@ class Executor(UnitIo):
         # copy in now, copy out on return.  A dummy declared larger than what its
         # actual holds from there on (legacy codes round work arrays up, as NPB LU's
         # BUTS does) gets the actual's bytes and zeros after them; only the actual's
-        # bytes go back
+        # bytes go back, and of those only the ones the call changed (two dummies
+        # may overlap in one actual: each gives back its own stores)
         held = min(need * size_d, available)
         piece = np.zeros(need * size_d, np.uint8)
         piece[:held] = bytes_of(base.full())[start:start + held]
         dummy = RtArray(dname, dtype, bounds, None, self.comms, label=f"{unit.name}.{dname}")
         dummy.keep_part(piece.view(dummy.dtype).reshape([hi - lo + 1 for lo, hi in bounds], order="F"))
-        frame.copyout.append((dummy, (base, start, held)))
+        frame.copyout.append((dummy, (base, start, held, piece[:held].copy())))
         return dummy
+
+    def _used_whole(self, unit: ir.Unit) -> frozenset[str]:
+        found = self._whole_names.get(unit.name)
+        if found is None:
+            found = self._whole_names[unit.name] = used_whole(unit)
+        return found
 
     def leave(self, frame: Frame) -> None:
         for arr, layout in reversed(frame.restore):
             arr.remap(layout, region=f"exit {frame.unit.name}")
-        for dummy, (base, start, held) in frame.copyout:
+        stored: dict[int, np.ndarray] = {}  # id(base) -> the bytes dummies gave back so far
+        for dummy, (base, start, held, original) in frame.copyout:
             whole = base.full()
             flat = bytes_of(whole)
             given = bytes_of(dummy.full())
             if given.size > held and np.any(given[held:]):
                 raise RuntimeFault(f"{frame.unit.name} wrote into dummy {dummy.name} past the end of its actual "
                                    f"argument {base.label} ({held // dummy.dtype.itemsize} element(s) from there on)")
-            flat[start:start + held] = given[:held]
+            changed = given[:held] != original
+            mask = stored.setdefault(id(base), np.zeros(flat.size, bool))
+            clash = changed & mask[start:start + held] & (flat[start:start + held] != given[:held])
+            if clash.any():
+                raise RuntimeFault(f"{frame.unit.name} defined the same storage of {base.label} through two dummy "
+                                   f"arguments, {dummy.name} and another (Fortran forbids defining a dummy "
+                                   f"associated with another one; the result would depend on the order)")
+            mask[start:start + held] |= changed
+            flat[start:start + held][changed] = given[:held][changed]
             base.keep_part(flat.view(base.dtype).reshape(whole.shape, order="F"))
 
     def element(self, array: RtArray, index: tuple[int, ...]) -> ElementRef:
