@@ -263,3 +263,20 @@ def _places(program: ir.Program, blocks: set[str], extents: dict[str, dict[str, 
             plan.aliased[u.name] = frozenset(n for n, p in places.items()
                                              if p.bounds is None and p.storage in extended)
     return plan
+
+
+def used_whole(unit: ir.Unit) -> frozenset[str]:
+    """The names ``unit`` uses whole other than as an actual argument (an I/O
+    list item ``WRITE (*, *) X``, a Fortran 90 array expression): the names
+    whose declared size is what the statement sees."""
+    out: set[str] = set()
+    for s in ir.walk(unit.body):
+        passed: set[int] = set()
+        for e in s.exprs():
+            for x in e.walk():
+                if isinstance(x, ir.FuncRef) and x.kind == "external":
+                    passed.update(id(a) for a in x.args if isinstance(a, ir.Name))
+        if isinstance(s, ir.Call):
+            passed.update(id(a) for a in s.args if isinstance(a, ir.Name))
+        out.update(x.name for x in ir.stmt_exprs(s) if isinstance(x, ir.Name) and id(x) not in passed)
+    return frozenset(out)

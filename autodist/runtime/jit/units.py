@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ..codegen import intrinsic_code as ic
+from ..codegen.association import used_whole
 from ..codegen.emitter import Code, ExprGen
 from ..codegen.facts import ProgramFacts
 from ..codegen.scan import phase_scalars
@@ -140,11 +141,13 @@ def _times(a, b):
     return f"{a} * ({b})"
 
 
-def _const_bounds(dim: ir.Dim, last: bool) -> tuple[int, int] | None:
+def _const_bounds(dim: ir.Dim, last: bool, stretch: bool = False) -> tuple[int, int] | None:
     """A dummy dimension's bounds when both are integer constants that stay as
-    written (a last dimension ``X(1)`` may stand for "any size": not fixed)."""
+    written (a last dimension ``X(1)`` may stand for "any size", and any last
+    dimension of a dummy that reaches as far as its actual (``stretch``, see
+    :func:`~autodist.runtime.spmd.dummies.dummy_bounds`): not fixed)."""
     b = dim.bounds
-    if b is None or (last and b[0] == b[1]):
+    if b is None or (last and (stretch or b[0] == b[1])):
         return None
     return b
 
@@ -222,6 +225,12 @@ class KernelTranslator(UnitTranslator):
         self.arrays: dict[str, KArray] = {}
         self.padded: list[str] = []  # dummies that may work on a padded copy (see _dummy_array)
         self.in_phase = False
+        self._whole = used_whole(unit) if unit.args else frozenset()
+
+    def stretches(self, name: str) -> bool:
+        """Whether dummy ``name``'s last dimension reaches as far as its actual
+        does (as the executor binds it: see dummy_bounds)."""
+        return name in self.unit.args and name not in self._whole
 
     # ---------------------------------------------------------------- kernels
 
@@ -274,7 +283,8 @@ class KernelTranslator(UnitTranslator):
                 lo, hi = [f"L{d}_{n}" for d in range(rank)], [f"H{d}_{n}" for d in range(rank)]
                 key = self._key(n, lo, hi)
                 dims = self.sym(n).dims
-                fixed = {d: b for d, dim in enumerate(dims) if (b := _const_bounds(dim, d == rank - 1)) is not None}
+                fixed = {d: b for d, dim in enumerate(dims)
+                         if (b := _const_bounds(dim, d == rank - 1, self.stretches(n))) is not None}
                 if fixed:  # declared constant: written as numbers (subscripts fold), checked once here
                     site = self.mod.sites.message(f"internal error: the bounds of {n} in a kernel are not "
                                                   "its declared ones", em.where)
@@ -368,11 +378,14 @@ class KernelTranslator(UnitTranslator):
                 em(f"{hi[k]} = {assumed}")
             else:
                 em(f"{hi[k]} = {self.ex.int_expr(dim.upper)}")
-                if last and isinstance(dim.upper, ir.Const):  # X(1): "any size" when the actual holds more
+                if last and self.stretches(d):  # indexed as far as the actual holds, when that is further
+                    em(f"if h_{d} > ({rest}) * max({hi[k]} - {lo[k]} + 1, 0):")
+                    em(f"    {hi[k]} = {assumed}")
+                elif last and isinstance(dim.upper, ir.Const):  # X(1): "any size" when the actual holds more
                     em(f"if {hi[k]} == {lo[k]} and h_{d} > {rest}:")
                     em(f"    {hi[k]} = {assumed}")
             em(f"{ext[k]} = {hi[k]} - {lo[k]} + 1")
-            fixed = _const_bounds(dim, last)
+            fixed = _const_bounds(dim, last, self.stretches(d))
             if fixed is not None:  # constant bounds: written as numbers, so that subscripts fold (see position)
                 lits[k] = (str(fixed[0]), str(fixed[1]), str(fixed[1] - fixed[0] + 1))
         key = self._key(d, lo, hi)  # from the variables: int64 arithmetic, as the executor's key wraps

@@ -27,23 +27,6 @@ def character_dummy(unit: ir.Unit, dname: str, declared: ir.Type, actual: ir.Typ
     return actual if declared.size == 0 else declared
 
 
-def used_whole(unit: ir.Unit) -> frozenset[str]:
-    """The names ``unit`` uses whole other than as an actual argument (an I/O
-    list item ``WRITE (*, *) X``, a Fortran 90 array expression): the names
-    whose declared size is what the statement sees."""
-    out: set[str] = set()
-    for s in ir.walk(unit.body):
-        passed: set[int] = set()
-        for e in s.exprs():
-            for x in e.walk():
-                if isinstance(x, ir.FuncRef) and x.kind == "external":
-                    passed.update(id(a) for a in x.args if isinstance(a, ir.Name))
-        if isinstance(s, ir.Call):
-            passed.update(id(a) for a in s.args if isinstance(a, ir.Name))
-        out.update(x.name for x in ir.stmt_exprs(s) if isinstance(x, ir.Name) and id(x) not in passed)
-    return frozenset(out)
-
-
 def dummy_bounds(sym: ir.Symbol, env: dict[str, int], available: int, stretch: bool = False) -> Bounds:
     """Bounds of a dummy array; assumed size (``*``) takes what the actual
     provides, and so does a last dimension declared ``1`` (``X(1)``,

@@ -46,10 +46,11 @@ from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
 from ..fortran.foreign import Foreign
 from ..codegen import intrinsic_code as ic
+from ..codegen.association import used_whole
 from ..comm.storage import numpy_dtype, storable
 from .arrays import Comms, ElementRef, RtArray
 from .data import data_targets, data_value, int_value
-from .dummies import bytes_of, character_dummy, dummy_bounds, used_whole
+from .dummies import bytes_of, character_dummy, dummy_bounds
 from .routines import check_routines, linked_routines, run_extensions
 from .shared_storage import Slots, Storages
 from .io import UnitIo
