@@ -53,6 +53,7 @@ _SPEC = (
     F.Common_Stmt,
     F.Equivalence_Stmt,
     F.Save_Stmt,
+    F.Volatile_Stmt,
     F.External_Stmt,
     F.Intrinsic_Stmt,
 )

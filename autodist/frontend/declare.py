@@ -189,6 +189,13 @@ class SpecificationStatements:
             else:
                 self.entry(str(item).upper()).save = True
 
+    def _Volatile_Stmt(self, node) -> None:
+        # VOLATILE (a Fortran 2003 statement legacy codes use to keep a compiler
+        # from folding a computation, as in LINPACK's EPSLON) changes nothing for
+        # autodist: every reference is evaluated where the program makes it
+        for n in node.items[1].items:
+            self.entry(str(n).upper())
+
     def _External_Stmt(self, node) -> None:
         for n in node.items[1].items:
             self.entry(str(n).upper()).external = True

@@ -253,6 +253,22 @@ def test_array_sections_in_io_lists_are_their_elements_in_array_element_order():
     assert u.symbol("_S1").type == ir.INTEGER and u.symbol("_S5") is None
 
 
+def test_a_volatile_statement_declares_nothing_new_and_is_not_opaque():
+    u = unit(
+        """
+              DOUBLE PRECISION FUNCTION EPS(X)
+              DOUBLE PRECISION X, A, B
+              VOLATILE A, B
+              A = 4.0D0 / 3.0D0
+              B = A - 1.0D0
+              EPS = ABS(B + B + B - 1.0D0) * X
+              END
+        """
+    )
+    assert u.opaque_decls == () and not any(isinstance(s, ir.Opaque) for s in ir.walk(u.body))
+    assert u.symbol("A").type == ir.DOUBLE and u.symbol("B").dims is None
+
+
 def test_deleted_features_and_entry_become_opaque():
     u = unit(
         """

@@ -87,3 +87,7 @@ def mpi_case_dummies_indexed_past_their_declared_bounds(comm):
 
 def mpi_case_dummies_indexed_past_their_declared_bounds_annotated(comm):
     check_against_gfortran(comm, _text(comm, "past_declared.f", annotate=True))
+
+
+def mpi_case_a_volatile_statement(comm):
+    check_against_gfortran(comm, _text(comm, "volatile_eps.f"))
