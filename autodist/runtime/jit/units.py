@@ -39,7 +39,6 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ..codegen import intrinsic_code as ic
-from ..codegen.association import used_whole
 from ..codegen.emitter import Code, ExprGen
 from ..codegen.facts import ProgramFacts
 from ..codegen.scan import phase_scalars
@@ -225,12 +224,11 @@ class KernelTranslator(UnitTranslator):
         self.arrays: dict[str, KArray] = {}
         self.padded: list[str] = []  # dummies that may work on a padded copy (see _dummy_array)
         self.in_phase = False
-        self._whole = used_whole(unit) if unit.args else frozenset()
 
     def stretches(self, name: str) -> bool:
         """Whether dummy ``name``'s last dimension reaches as far as its actual
         does (as the executor binds it: see dummy_bounds)."""
-        return name in self.unit.args and name not in self._whole
+        return self.mod.facts.stretches(self.unit.name, name)
 
     # ---------------------------------------------------------------- kernels
 

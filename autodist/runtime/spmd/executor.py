@@ -46,7 +46,6 @@ from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
 from ..fortran.foreign import Foreign
 from ..codegen import intrinsic_code as ic
-from ..codegen.association import used_whole
 from ..comm.storage import numpy_dtype, storable
 from .arrays import Comms, ElementRef, RtArray
 from .data import data_targets, data_value, int_value
@@ -145,7 +144,6 @@ class Executor(UnitIo):
         self.common_arrays: dict[tuple[str, int], RtArray] = {}
         self.locals: dict[tuple[str, str], RtArray] = {}
         self.automatic: dict[str, list[ir.Symbol]] = {}  # unit -> its automatic arrays (bounds known on entry)
-        self._whole_names: dict[str, frozenset[str]] = {}  # unit -> names it uses whole (not only passed)
         self.storages = Storages(self.facts.storage)  # storage association: byte buffers
         self.associated: dict[str, dict[str, RtArray]] = {}  # unit -> its arrays over those buffers
         self.block_slots: dict[tuple[str, str], Slots] = {}  # (unit, block) -> scalars of an associated block
@@ -485,7 +483,7 @@ class Executor(UnitIo):
         # arrays to REAL dummies); the element's bits are kept, never converted
         size_b, size_d = base.dtype.itemsize, numpy_dtype(dtype).itemsize
         start, available = offset * size_b, (base.size - offset) * size_b
-        bounds = dummy_bounds(sym, env, available // size_d, stretch=dname not in self._used_whole(unit))
+        bounds = dummy_bounds(sym, env, available // size_d, stretch=self.facts.stretches(unit.name, dname))
         need = 1
         for lo, hi in bounds:
             need *= max(hi - lo + 1, 0)
@@ -503,12 +501,6 @@ class Executor(UnitIo):
         dummy.keep_part(piece.view(dummy.dtype).reshape([hi - lo + 1 for lo, hi in bounds], order="F"))
         frame.copyout.append((dummy, (base, start, held, piece[:held].copy())))
         return dummy
-
-    def _used_whole(self, unit: ir.Unit) -> frozenset[str]:
-        found = self._whole_names.get(unit.name)
-        if found is None:
-            found = self._whole_names[unit.name] = used_whole(unit)
-        return found
 
     def leave(self, frame: Frame) -> None:
         for arr, layout in reversed(frame.restore):
