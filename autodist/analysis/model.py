@@ -103,6 +103,10 @@ class Access:
     ``subscripts`` are affine forms (None where a subscript is not affine: an
     indirection ``A(IDX(I))``, a product of variables); ``loops`` are the
     variables of the enclosing DO loops of the unit, outermost first.
+    ``implied`` are the implied DO loops around a reference in an I/O list
+    (``(V(K, J), K = 2, 9)``), outermost first: their variable, first and
+    last value (affine in the loop variables and the outer implied ones; None
+    when not affine) and constant step (None when not constant).
     """
 
     array: str
@@ -110,6 +114,7 @@ class Access:
     write: bool
     line: int
     loops: tuple[str, ...]
+    implied: tuple[tuple[str, ir.Affine | None, ir.Affine | None, int | None], ...] = ()
 
     @property
     def text(self) -> str:

@@ -91,6 +91,22 @@ def _array_reads(e: ir.Expr, uc: UnitContext, line: int, loops: tuple[str, ...])
     return out
 
 
+def _output_reads(e: ir.Expr, uc: UnitContext, line: int, loops: tuple[str, ...],
+                  implied: tuple = ()) -> list[Access]:
+    """Array element reads of an item of an output list, each with the implied
+    DO loops around it (so that ``(V(K, J), K = 2, 9)`` reads 8 elements of a
+    column, not any element of it)."""
+    if not isinstance(e, ir.ImpliedDo):
+        reads = _array_reads(e, uc, line, loops)
+        return [dataclasses.replace(a, implied=implied) for a in reads] if implied else reads
+    out = [a for b in (e.start, e.end, e.step) if b is not None for a in _output_reads(b, uc, line, loops, implied)]
+    step = 1 if e.step is None else ir.constant(e.step)
+    inner = implied + ((e.var, ir.affine(e.start), ir.affine(e.end), step or None),)
+    for item in e.items:
+        out.extend(_output_reads(item, uc, line, loops, inner))
+    return out
+
+
 def _branch_weight(ctx: Ctx, counter: TripCounter) -> float:
     """Probability-weighted share of executions of a statement under IFs."""
     if not ctx.conditional:
@@ -220,7 +236,7 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
             if isinstance(s, ir.Opaque):
                 opaque.append(f"line {line}: {s.reason}")
             if isinstance(s, ir.Io) and s.kind in (ir.IoKind.PRINT, ir.IoKind.WRITE):
-                shown = [r for item in s.items for r in _array_reads(item, uc, line, loop_vars)]
+                shown = [r for item in s.items for r in _output_reads(item, uc, line, loop_vars)]
                 if shown:
                     conds = [r for c in ctx.conds for r in _array_reads(c, uc, line, loop_vars)]
                     patterns.append(RefPattern(None, None, tuple(shown + conds), line, loop_vars, count, 0,

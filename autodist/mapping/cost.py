@@ -380,7 +380,7 @@ def _executes(pat: RefPattern, part: Partition, layouts: dict[str, Layout], fact
     for j, acc in enumerate(pat.rhs):
         if acc.array not in facts:
             continue
-        ikey = ("image", acc.array, acc.subscripts, vkey)
+        ikey = ("image", acc.array, acc.subscripts, acc.implied, vkey)
         sec = memo.get(ikey)
         if sec is None:
             sec = memo[ikey] = reference_image(acc, vals, facts[acc.array].bounds)

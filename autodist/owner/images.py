@@ -13,6 +13,7 @@ from math import gcd
 
 import numpy as np
 
+from .. import ir
 from ..analysis.model import Access
 from ..layout.sections import IndexSet, Section
 
@@ -73,7 +74,11 @@ def preimage(s: IndexSet, a: int, c: int, lo: int, hi: int) -> IndexSet:
 
 def reference_image(access: Access, values: dict[str, IndexSet], bounds: tuple[tuple[int, int], ...]) -> Section:
     """The section of the array a reference touches when the loop variables
-    take ``values`` (clipped to the array bounds)."""
+    take ``values`` (clipped to the array bounds); the variables of the implied
+    DO loops around it (:attr:`Access.implied`) take the values their bounds
+    give."""
+    if access.implied:
+        values = implied_values(access, values)
     sets = []
     for sub, (lo, hi) in zip(access.subscripts, bounds):
         full = IndexSet.interval(lo, hi)
@@ -97,3 +102,33 @@ def reference_image(access: Access, values: dict[str, IndexSet], bounds: tuple[t
                 b += max(k * s.lo, k * s.hi)
             sets.append(IndexSet.interval(a, b).clip(lo, hi))
     return Section(tuple(sets))
+
+
+def _affine_hull(a: ir.Affine, values: dict[str, IndexSet]) -> tuple[int, int]:
+    lo = hi = a.const
+    for v, k in a.terms:
+        s = values[v]
+        lo += min(k * s.lo, k * s.hi)
+        hi += max(k * s.lo, k * s.hi)
+    return lo, hi
+
+
+def implied_values(access: Access, values: dict[str, IndexSet]) -> dict[str, IndexSet]:
+    """``values`` and the values of the implied DO variables around ``access``
+    (their hull over the outer values; exact when the bounds are constant).  A
+    variable whose bounds are unknown is left out: the subscripts that use it
+    span their dimension."""
+    values = dict(values)
+    for var, first, last, step in access.implied:
+        if first is None or last is None or any(not values.get(v) for v in first.vars + last.vars):
+            continue
+        (a0, a1), (b0, b1) = _affine_hull(first, values), _affine_hull(last, values)
+        if first.is_const and last.is_const and step is not None:
+            values[var] = IndexSet.strided(first.const, last.const, step)
+        elif step is not None and step > 0:
+            values[var] = IndexSet.interval(a0, b1) if a0 <= b1 else IndexSet.empty()
+        elif step is not None:
+            values[var] = IndexSet.interval(b0, a1) if b0 <= a1 else IndexSet.empty()
+        else:
+            values[var] = IndexSet.interval(min(a0, b0), max(a1, b1))
+    return values

@@ -294,16 +294,27 @@ def rank_iterations(pat: RefPattern, part: Partition, layouts: dict[str, Layout]
     # inner hulls given the partitioned values
     fixed = {v: (s.lo, s.hi) for v, s in sets.items()}
     ranges = nest_ranges(pat, loops, fixed)
+    by_var = {loops[line].var: loops[line] for line in pat.loop_lines if line in loops}
     out: dict[str, IndexSet] = {}
     for v, r in ranges.items():
         ir_ = _int_range(r)
         if v in sets:
             out[v] = sets[v] if ir_ is None else sets[v].clip(*ir_)
         elif ir_ is not None:
-            out[v] = IndexSet.interval(*ir_)
+            out[v] = _stepped(by_var.get(v), *ir_)
         if v in out and not out[v]:
             return None
     return out
+
+
+def _stepped(loop: Loop | None, lo: int, hi: int) -> IndexSet:
+    """The values within ``lo..hi`` of a loop variable: every step-th from the
+    loop's first value when that is a constant (``DO K = 1, 30, 7``)."""
+    start = None if loop is None or loop.step in (None, 1, -1) else eval_affine(loop.lower, {})
+    if start is None:
+        return IndexSet.interval(lo, hi)
+    k = abs(loop.step)
+    return IndexSet.strided(lo + (start - lo) % k, hi, k)
 
 
 def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, IndexSet]) -> float:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from tests.runtime.programs import annotated, check_against_gfortran
+from tests.runtime.programs import annotated, check_against_gfortran, run_text
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "programs" / "legacy"
 
@@ -91,3 +91,32 @@ def mpi_case_dummies_indexed_past_their_declared_bounds_annotated(comm):
 
 def mpi_case_a_volatile_statement(comm):
     check_against_gfortran(comm, _text(comm, "volatile_eps.f"))
+
+
+def mpi_case_strided_loops_and_implied_do_writes(comm):
+    check_against_gfortran(comm, _text(comm, "strided_reads.f"))
+
+
+def mpi_case_strided_loops_receive_every_step_th_element(comm):
+    """A rank receives what ``phase_needs`` says, and for a strided loop
+    that is every step-th element (8 of B's 40 for ``DO K = 2, N, 5``)."""
+    text = _text(comm, "strided_reads.f")
+    _, _, _, ex = run_text(comm, text)
+    per_rank = ex.comms.stats.gather(comm, root=0)
+    if comm.Get_rank() != 0:
+        return
+    checked = 0
+    for region, predicted in ex.predicted.items():
+        if ex.phase_modes[region][0] != "distributed":
+            continue
+        got = [d["regions"].get(region, {}).get("elements_received", 0) for d in per_rank]
+        assert got == predicted, (region, got, predicted)
+        checked += 1
+    if comm.Get_size() > 1:
+        assert checked >= 3
+        strided = ex.predicted.get("STRIDE:4")
+        assert strided is not None and sum(strided) <= 8 * (comm.Get_size() - 1), strided
+
+
+def mpi_case_strided_loops_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "strided_reads.f", annotate=True))
