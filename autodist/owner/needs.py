@@ -14,11 +14,18 @@ from ..layout.model import Layout
 from ..layout.ownership import ownership
 from ..layout.sections import Section
 from .images import reference_image
-from .iterations import count_iterations, phase_loops, rank_iterations, statement_partitions, without_private
+from .iterations import (
+    REPLICATED_EXECUTION,
+    count_iterations,
+    phase_loops,
+    rank_iterations,
+    statement_partitions,
+    without_private,
+)
 
 
 def phase_needs(phase: Phase, layouts: dict[str, Layout], bounds: dict[str, tuple[tuple[int, int], ...]],
-                nranks: int) -> dict[str, list[list[Section]]]:
+                nranks: int, everywhere: bool = False) -> dict[str, list[list[Section]]]:
     """What every rank reads during one execution of a loop phase and does not hold.
 
     Returns, per array with a layout, per rank, the distinct sections (images
@@ -26,11 +33,15 @@ def phase_needs(phase: Phase, layouts: dict[str, Layout], bounds: dict[str, tupl
     wholly held by the rank.  This is the one definition shared by the cost
     model (which counts the elements of their union that the rank does not
     hold) and the runtime (which receives exactly those before or, for a
-    serialized loop, during the phase).
+    serialized loop, during the phase).  With ``everywhere``, every rank runs
+    every statement of the phase (as the runtime runs a phase inline).
     """
     layouts = without_private(phase, layouts)
     loops = phase_loops(phase)
-    parts = statement_partitions(phase, layouts, nranks)
+    if everywhere:
+        parts = [REPLICATED_EXECUTION] * len(phase.patterns)
+    else:
+        parts = statement_partitions(phase, layouts, nranks)
     out: dict[str, list[list[Section]]] = {}
     held: dict[tuple[str, int], Section | None] = {}
     for pat, part in zip(phase.patterns, parts):

@@ -120,3 +120,34 @@ def mpi_case_strided_loops_receive_every_step_th_element(comm):
 
 def mpi_case_strided_loops_annotated(comm):
     check_against_gfortran(comm, _text(comm, "strided_reads.f", annotate=True))
+
+
+def mpi_case_inline_loops_reading_distributed_arrays(comm):
+    check_against_gfortran(comm, _text(comm, "inline_reads.f"))
+
+
+def mpi_case_inline_loops_reading_distributed_arrays_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "inline_reads.f", annotate=True))
+
+
+def mpi_case_inline_loops_receive_what_they_read(comm):
+    """A loop run inline gets the elements it reads of an array it only
+    reads in assignments (every second element of B, 3x3 of the 48x48 G),
+    and the others whole: C, which it writes, and H, in COMMON, which the
+    routine it calls may read."""
+    _, _, _, ex = run_text(comm, _text(comm, "inline_reads.f"))
+    per_rank = ex.comms.stats.gather(comm, root=0)
+    if comm.Get_rank() != 0 or comm.Get_size() == 1:
+        return
+    n, p = 48, comm.Get_size()
+
+    def received(region: str) -> list[int]:
+        return [d["regions"].get(region, {}).get("elements_received", 0) for d in per_rank]
+
+    held = [len(range(r * -(-n // p), min(n, (r + 1) * -(-n // p)))) for r in range(p)]
+    evens = [sum(1 for i in range(2, n + 1, 2) if not r * -(-n // p) < i <= (r + 1) * -(-n // p)) for r in range(p)]
+    # GOTO loop, 4 executions: C whole, the even elements of B
+    assert received("INLRD:2") == [4 * (n - held[r] + evens[r]) for r in range(p)]
+    # CALL loop: H whole, at most a 3x3 corner of G
+    got = received("INLRD:3")
+    assert all(n - held[r] <= got[r] <= n - held[r] + 9 for r in range(p)), got

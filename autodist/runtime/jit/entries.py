@@ -26,7 +26,6 @@ import numpy as np
 
 from ... import ir
 from ...errors import RuntimeFault
-from ...layout.model import replicated
 from ..codegen import intrinsic_code as ic
 from ..codegen.generated import StopProgram
 from .engine import Jit, arg_types, converter
@@ -203,19 +202,17 @@ class Kernels:
         sig += [scalar[ic.kind(unit.symbol(n).type)] for n in info.ins] + [vector(np.int64), vector(np.float64)]
         return sig
 
-    def run_phase(self, info: PhaseKernelInfo, frame, region: str, scalars: tuple) -> tuple:
-        """One execution of a phase's kernel on replicated data: its scalars after, and
-        the label a GO TO out of the loop goes to (-1: RETURN; 0: none)."""
+    def run_phase(self, info: PhaseKernelInfo, frame, region: str, scalars: tuple, data) -> tuple:
+        """One execution of a phase's kernel on replicated data (``data``: an
+        :class:`~autodist.runtime.spmd.inline_data.InlineData`): its scalars
+        after, and the label a GO TO out of the loop goes to (-1: RETURN; 0: none)."""
         ex = self.ex
         fn = self.fns[info.function]
         arrays = [frame.a[n] for n in info.arrays]
         statics = [ex.locals[(a, b)] if k == "L" else ex.common_arrays[(a, b)]
                    for k, a, b in info.statics if k in ("L", "C")]
-        moved = []
-        for arr in arrays + statics:
-            if not held_whole(arr) and not any(arr is m for m, _ in moved):
-                moved.append((arr, arr.layout))
-                arr.remap(replicated(arr.bounds), region=region)
+        data.take([(name, arr) for name, arr in [*zip(info.arrays, arrays), *((None, s) for s in statics)]
+                   if not held_whole(arr)])
         args, copies = [], []
         for arr in arrays:
             v = flat(arr)
@@ -238,8 +235,7 @@ class Kernels:
             self.credit()
         for arr, v in copies:
             arr.interior[...] = v.reshape(arr.interior.shape, order="F")
-        for arr, layout in reversed(moved):
-            arr.remap(layout, region=region)
+        data.restore()
         unit = frame.unit
         return tuple(converter(unit.symbol(n).type)(v) for n, v in zip(info.outs, outs)), int(outs[-1])
 

@@ -324,6 +324,25 @@ class RtArray:
         plan.execute(old, self.local, self.comms.stats, region)
         return True
 
+    def borrow_whole(self) -> tuple:
+        """Take replicated whole-array storage holding this rank's own
+        elements (the others zero until filled); returns what
+        :meth:`give_back` needs to put back the layout and storage as they
+        were, moving nothing (see :mod:`.inline_data`)."""
+        self._refuse_move()
+        saved = (self.layout, self.ghosts, self.ownership, self.maps, self.local)
+        interior, owned = (self.interior, self.owned) if self.maps is not None else (None, None)
+        self._store(replicated(self.bounds), None)
+        if interior is not None and owned is not None:
+            full = tuple(StorageMap(s) for s in Section.from_bounds(self.bounds).sets)
+            self.local[selector(full, owned)] = interior
+        return saved
+
+    def give_back(self, saved: tuple) -> None:
+        """Back to the layout and storage :meth:`borrow_whole` saved."""
+        self.layout, self.ghosts, self.ownership, self.maps, self.local = saved
+        self._refresh()
+
     def widen(self, ghosts) -> None:
         """Give the storage at least ``ghosts`` cells around this rank's part
         (a local copy; nothing moves between ranks)."""

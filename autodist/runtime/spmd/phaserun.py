@@ -31,7 +31,7 @@ class PhaseRun:
     def __init__(self, ex, frame, region: str, plan: PhasePlan | None, names: list[str]):
         self.ex, self.frame, self.region, self.plan, self.names = ex, frame, region, plan, names
         self.fast = plan is not None
-        self.moved: list = []
+        self.line = 0  # the phase's DO line, for an inline run
 
     @classmethod
     def start(cls, ex, frame, line: int) -> "PhaseRun":
@@ -47,10 +47,12 @@ class PhaseRun:
                 if info is not None:
                     why = ex.kernels.phase_ready(info, frame, region)
                     if not why:
-                        return _CompiledPhase(ex, frame, region, info)
+                        return _CompiledPhase(ex, frame, region, info, line)
             ex.record_path(region, "inline", why)
             do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
-            return cls(ex, frame, region, None, list(arrays_of((do,), unit)))
+            run = cls(ex, frame, region, None, list(arrays_of((do,), unit)))
+            run.line = line
+            return run
         try:
             plan = planner.plan(frame, shape)
         except UnsupportedError as exc:
@@ -63,11 +65,9 @@ class PhaseRun:
     # ---------------------------------------------------------------- inline
 
     def __enter__(self):
-        for n in self.names:
-            arr = self.frame.a[n]
-            if not arr.everywhere:  # the same on every rank: the remap is collective
-                self.moved.append((arr, arr.layout))
-                arr.remap(replicated(arr.bounds), region=self.region)
+        self.data = self.ex.planner.inline_data(self.frame.unit, self.line, self.region)
+        # the same on every rank: the exchanges are collective
+        self.data.take([(n, self.frame.a[n]) for n in self.names if not self.frame.a[n].everywhere])
         self.t0 = time.perf_counter()
         return self
 
@@ -75,9 +75,7 @@ class PhaseRun:
         stats = self.ex.comms.stats
         stats.region(self.region).compute_time += time.perf_counter() - self.t0
         self.ex.executions[self.region] = self.ex.executions.get(self.region, 0) + 1
-        if exc_type is None or issubclass(exc_type, _Goto):
-            for arr, layout in reversed(self.moved):
-                arr.remap(layout, region=self.region)
+        self.data.restore(redistribute=exc_type is None or issubclass(exc_type, _Goto))
         return False
 
     # ---------------------------------------------------------------- fast
@@ -227,13 +225,14 @@ class _CompiledPhase:
 
     fast = True
 
-    def __init__(self, ex, frame, region: str, info):
-        self.ex, self.frame, self.region, self.info = ex, frame, region, info
+    def __init__(self, ex, frame, region: str, info, line: int):
+        self.ex, self.frame, self.region, self.info, self.line = ex, frame, region, info, line
         self.left = 0  # the label a GO TO out of the loop goes to (-1: RETURN), after run()
 
     def run(self, *scalars):
         ex = self.ex
         ex.executions[self.region] = ex.executions.get(self.region, 0) + 1
         ex.record_path(self.region, "jit", "")
-        outs, self.left = ex.kernels.run_phase(self.info, self.frame, self.region, scalars)
+        data = ex.planner.inline_data(self.frame.unit, self.line, self.region)
+        outs, self.left = ex.kernels.run_phase(self.info, self.frame, self.region, scalars, data)
         return outs

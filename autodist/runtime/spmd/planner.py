@@ -51,6 +51,7 @@ from ..codegen.vectorize import IfNode, LoopNode, PhaseShape, StmtNode, private_
 from ..fortran.vectors import FAST_HELPERS
 from ..fortran import intrinsics as it
 from ..comm.pipeline import PipelineLink
+from .inline_data import InlineData, lendable
 from .hazards import (
     Fallback,
     check_scalars,
@@ -119,6 +120,7 @@ class Planner:
         self.shapes: dict[tuple[str, int], PhaseShape] = {}
         self.plans: dict[tuple, PhasePlan] = {}
         self.by_state: dict[tuple, PhasePlan] = {}  # the same, by the arrays' state numbers (cheap to hash)
+        self.lendables: dict[tuple[str, int], frozenset[str]] = {}
         self.linemaps = ex.linemaps
 
     def shape(self, unit: ir.Unit, line: int) -> PhaseShape:
@@ -131,6 +133,16 @@ class Planner:
             shape.arrays = tuple(sorted(_arrays_of(shape)))
             self.shapes[key] = shape
         return self.shapes[key]
+
+    def inline_data(self, unit: ir.Unit, line: int, region: str) -> InlineData:
+        """The arrays of an inline run of the phase at ``line``, to make whole (see :mod:`.inline_data`)."""
+        key = (unit.name, line)
+        names = self.lendables.get(key)
+        phase = self.ex.phases[key]
+        if names is None:
+            do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
+            names = self.lendables[key] = lendable(unit, phase, do)
+        return InlineData(self.ex, phase, names, region)
 
     def plan(self, frame, shape: PhaseShape, forced: str | None = None) -> PhasePlan:
         """The plan for the arrays' current layouts (and ghost cells: a plan
