@@ -236,6 +236,17 @@ class IndexSet:
     def __bool__(self) -> bool:
         return self.hi >= self.lo and bool(self.runs)
 
+    def counts_between(self, u: np.ndarray, v: np.ndarray) -> np.ndarray:
+        """Members in each ``[u[i], v[i]]`` (integer arrays), at once."""
+        u, v = np.maximum(u, self.lo), np.minimum(v, self.hi)
+        return np.where(v >= u, self._below_many(v + 1) - self._below_many(u), 0)
+
+    def _below_many(self, x: np.ndarray) -> np.ndarray:
+        """:meth:`_below` of every element of ``x``."""
+        q, r = np.divmod(x, self.period)
+        part = sum(np.clip(r - a, 0, b - a) for a, b in self.runs)
+        return q * self.per_period + part
+
     def count_between(self, u: int, v: int) -> int:
         """Members in ``[u, v]``."""
         u, v = max(u, self.lo), min(v, self.hi)

@@ -318,8 +318,16 @@ def _stepped(loop: Loop | None, lo: int, hi: int) -> IndexSet:
 
 
 def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, IndexSet]) -> float:
-    """Iterations of the pattern's nest whose variables lie in ``values``."""
+    """Iterations of the pattern's nest whose variables lie in ``values``.
+
+    Where the outer values a loop's bounds use are many (a triangle), at most
+    :data:`ENUMERATE` of them, evenly spread, are counted and scaled."""
     nest = [loops[l] for l in pat.loop_lines if l in loops]
+    inner_uses = [any(lp.var in ir.names(q.lower) | ir.names(q.upper) for q in nest[k + 1:])
+                  for k, lp in enumerate(nest)]
+    got = _count_at_once(nest, inner_uses, values)
+    if got is not None:
+        return got
 
     def rec(k: int, env: dict[str, int]) -> float:
         if k == len(nest):
@@ -341,8 +349,7 @@ def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, 
             members = allowed.clip(first, last)
         else:
             members = allowed.intersect(IndexSet.strided(first, last, abs(st)))
-        inner_uses = any(lp.var in ir.names(q.lower) | ir.names(q.upper) for q in nest[k + 1:])
-        if not inner_uses:
+        if not inner_uses[k]:
             return len(members) * rec(k + 1, env)
         xs = members.to_array()
         if len(xs) > ENUMERATE:
@@ -358,3 +365,55 @@ def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, 
         return total * scale
 
     return rec(0, {})
+
+
+#: Rows (combinations of outer values) :func:`_count_at_once` handles at a time.
+_ROWS = 1 << 18
+
+
+def _count_at_once(nest: list[Loop], inner_uses: list[bool], values: dict[str, IndexSet]) -> float | None:
+    """:func:`count_iterations` with numpy: every combination of the outer
+    values the bounds use is a row, each loop level counted for all rows at
+    once (the same values picked, the same count); None when a loop has a
+    step other than 1 or -1, or bounds that are not affine in the variables
+    of the loops around it, or the rows would be too many."""
+    forms = []
+    outer: set[str] = set()
+    for lp in nest:
+        la, ua = ir.affine(lp.lower), ir.affine(lp.upper)
+        if lp.step not in (1, -1) or la is None or ua is None or not set(la.vars + ua.vars) <= outer:
+            return None
+        forms.append((la, ua) if lp.step == 1 else (ua, la))
+        outer.add(lp.var)
+    env: dict[str, np.ndarray] = {}
+    weight = np.ones(1)
+    for k, lp in enumerate(nest):
+        lo, hi = (np.full(len(weight), a.const, dtype=np.int64) + sum((c * env[v] for v, c in a.terms), 0)
+                  for a in forms[k])
+        allowed = values.get(lp.var)
+        if not inner_uses[k]:
+            count = np.maximum(hi - lo + 1, 0) if allowed is None else (
+                allowed.counts_between(lo, hi) if allowed else np.zeros(len(lo), dtype=np.int64))
+            weight = weight * count
+            continue
+        # a row per (outer row, value of this loop): at most ENUMERATE values of each, evenly spread
+        if not len(weight):
+            return 0.0
+        first, last = int(lo.min()), int(hi.max())
+        if last - first >= _ROWS:
+            return None
+        members = (np.arange(first, last + 1, dtype=np.int64) if allowed is None
+                   else allowed.clip(first, last).to_array())
+        start = np.searchsorted(members, lo, side="left")
+        n = np.maximum(np.searchsorted(members, hi, side="right") - start, 0)
+        picks = np.minimum(n, ENUMERATE)
+        if int(picks.sum()) > _ROWS:
+            return None
+        row = np.repeat(np.arange(len(n)), picks)
+        j = np.arange(len(row)) - np.repeat(np.cumsum(picks) - picks, picks)
+        many = n[row] > ENUMERATE
+        idx = start[row] + np.where(many, j * (n[row] - 1) // (ENUMERATE - 1), j)
+        env = {v: x[row] for v, x in env.items()}
+        env[lp.var] = members[idx]
+        weight = weight[row] * np.where(many, n[row] / ENUMERATE, 1.0)
+    return float(weight.sum())
