@@ -325,7 +325,7 @@ def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, 
     nest = [loops[l] for l in pat.loop_lines if l in loops]
     inner_uses = [any(lp.var in ir.names(q.lower) | ir.names(q.upper) for q in nest[k + 1:])
                   for k, lp in enumerate(nest)]
-    got = _count_at_once(nest, inner_uses, values)
+    got = _count_at_once(nest, inner_uses, values) if any(inner_uses) else None  # a product otherwise
     if got is not None:
         return got
 
