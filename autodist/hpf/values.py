@@ -95,6 +95,8 @@ class _DirectiveValue(ir.IntEvaluator):
         return self.intrinsic(f)
 
     def fail(self, e: ir.Expr, why: str | None) -> int | None:
+        if isinstance(e, ir.Index):  # known only where the program runs (a bound such as IA(N+1))
+            raise UnknownValue(f"{e.name}(...) is an array element")
         if why is None:
             what = f"{e.name}(...)" if isinstance(e, ir.FuncRef) else repr(e)
             why = f"cannot evaluate {what} in a directive"

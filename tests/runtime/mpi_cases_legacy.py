@@ -151,3 +151,11 @@ def mpi_case_inline_loops_receive_what_they_read(comm):
     # CALL loop: H whole, at most a 3x3 corner of G
     got = received("INLRD:3")
     assert all(n - held[r] <= got[r] <= n - held[r] + 9 for r in range(p)), got
+
+
+def mpi_case_automatic_array_bounds_from_array_elements(comm):
+    check_against_gfortran(comm, _text(comm, "element_bounds.f"))
+
+
+def mpi_case_automatic_array_bounds_from_array_elements_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "element_bounds.f", annotate=True))

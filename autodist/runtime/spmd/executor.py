@@ -424,7 +424,7 @@ class Executor(UnitIo):
                 mapping = self.resolved[key] = resolve_unit(unit, self.nprocs, actuals=actuals, values=env)
         frame.mapping = mapping
         for sym in self.automatic.get(name, ()):
-            a[sym.name] = self._automatic_array(unit, sym, env, mapping)
+            a[sym.name] = self._automatic_array(unit, sym, env, mapping, a)
         dummies = set(unit.args)
         cm = {m for c in unit.commons for m in c.members}
         for n, arr in a.items():
@@ -447,15 +447,26 @@ class Executor(UnitIo):
             return None
         return lay
 
-    def _automatic_array(self, unit: ir.Unit, sym: ir.Symbol, env: dict, mapping: UnitMapping) -> RtArray:
-        """A fresh automatic array: its bounds from the dummies and COMMON
-        scalars on entry, in the layout its directives give it there."""
+    def _automatic_array(self, unit: ir.Unit, sym: ir.Symbol, env: dict, mapping: UnitMapping,
+                         arrays: dict[str, RtArray]) -> RtArray:
+        """A fresh automatic array: its bounds from the dummies, COMMON scalars
+        and elements of the arrays bound so far (``L(IA(N+1)+1)``) on entry, in
+        the layout its directives give it there."""
         where = sym.span or unit.span
+
+        def known(e: ir.Expr) -> ir.Expr:
+            def element(x: ir.Expr) -> ir.Expr:
+                if isinstance(x, ir.Index) and x.name in arrays:  # read on every rank alike
+                    value = arrays[x.name].g(*(int_value(i, env) for i in x.subscripts))
+                    return ir.Const(value, ir.INTEGER) if type(value) is int else x
+                return x
+            return ir.map_exprs(e, element)
+
         try:
-            bounds = tuple((int_value(d.lower, env), int_value(d.upper, env)) for d in sym.dims or ())
+            bounds = tuple((int_value(known(d.lower), env), int_value(known(d.upper), env)) for d in sym.dims or ())
         except RuntimeFault:
-            raise UnsupportedError(f"the bounds of automatic array {sym.name} (only INTEGER dummies, "
-                                   f"COMMON scalars and constants)", where.file, where.first) from None
+            raise UnsupportedError(f"the bounds of automatic array {sym.name} (only INTEGER dummies, COMMON "
+                                   f"scalars, INTEGER array elements and constants)", where.file, where.first) from None
         lay = None
         if sym.type.base != "character" and sym.name in mapping.arrays and sym.name not in mapping.replicated \
                 and sym.name not in mapping.unresolved:
