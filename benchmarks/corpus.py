@@ -188,6 +188,10 @@ def same_output(prog: Program, args, inc: list[str], sources: list[str], tmp: Pa
     return Step("DIFFERS", after.seconds, f"first difference at output line {first + 1}")
 
 
+#: Lines with a time of day (a time stamp) differ from run to run: --run leaves them out.
+CLOCK = r"\d:\d\d:\d\d"
+
+
 def run(prog: Program, args, autodist: list[str], inc: list[str], sources: list[str]) -> None:
     """`autodist run --verify` of the annotated program in a scratch folder (the files a
     program writes land there), its INCLUDE files found in the original folders."""
@@ -197,7 +201,7 @@ def run(prog: Program, args, autodist: list[str], inc: list[str], sources: list[
     with tempfile.TemporaryDirectory(prefix="autodist-corpus-run-") as tmp:
         prog.steps["run"] = _run(
             [*autodist, "run", "-q", *inc, "-np", str(args.run), "--verify", "--timeout", f"{args.timeout:g}",
-             *(arg for pattern in args.verify_skip for arg in ("--verify-skip", pattern)),
+             *(arg for pattern in (CLOCK, *args.verify_skip) for arg in ("--verify-skip", pattern)),
              *links, *(str(Path(f).resolve()) for f in sources)],
             args.timeout + 30, cwd=tmp, stdin=stdin if stdin.is_file() else None, outcomes=RUN_OUTCOMES)
 
@@ -215,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--run", type=int, metavar="NP", help="also run each program on NP ranks with --verify")
     ap.add_argument("--verify-skip", action="append", default=[], metavar="REGEX",
                     help="with --run: printed lines --verify leaves out (autodist run --verify-skip; repeatable), "
-                         "e.g. the lines where programs print their timings")
+                         "e.g. the lines where programs print their timings; lines with a time of day "
+                         "(H:MM:SS) always are")
     ap.add_argument("--json", type=Path, help="write the results as JSON")
     args = ap.parse_args(argv)
     if not args.dir.is_dir():
