@@ -99,7 +99,9 @@ class Calls:
                 raise unsupported(f"passing routine {p[0]} to dummy {d} of {name}, which is no procedure", span)
             if dsym is not None and dsym.is_array:
                 if not (isinstance(a, (ir.Name, ir.Index)) and self.is_array(a.name)):
-                    raise unsupported(f"passing a scalar to array dummy {d} of {name}", span)
+                    what = (f"{a.reason} {a.text}" if isinstance(a, ir.OpaqueExpr)
+                            else "an expression" if not isinstance(a, (ir.Name, ir.Index, ir.Const)) else "a scalar")
+                    raise unsupported(f"passing {what} to array dummy {d} of {name}", span)
                 out.append(self.array_actual(a, dsym, name))
                 continue
             if isinstance(a, ir.Name) and self.is_array(a.name):
