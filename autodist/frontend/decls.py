@@ -191,6 +191,9 @@ class SymbolTable(SpecificationStatements):
         e = self.entries.get(name)
         return None if e is None else e.dims
 
+    def is_own_routine(self, name: str) -> bool:
+        return name in self.program_units and not is_standard(name)
+
     def section_index(self) -> str:
         name = f"_S{sum(n.startswith('_S') for n in self.entries) + 1}"
         self.entry(name).type = ir.INTEGER

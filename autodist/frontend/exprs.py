@@ -18,7 +18,8 @@ from fparser.two import Fortran2003 as F
 from fparser.two.utils import BinaryOpBase, UnaryOpBase
 
 from ..errors import FortranError
-from ..ir import LOGICAL, BinOp, Const, Expr, ImpliedDo, Index, Name, OpaqueExpr, Substring, Type, UnOp
+from ..ir import constant as ir_constant
+from ..ir import LOGICAL, BinOp, Const, Expr, FuncRef, ImpliedDo, Index, Name, OpaqueExpr, Substring, Type, UnOp
 from .fold import fold, make, rounded
 
 _OPS = {
@@ -48,6 +49,9 @@ class Scope(Protocol):
 
     def dims_of(self, name: str) -> tuple | None:
         """The declared dimensions (``ir.Dim``) of array ``name``, None when not yet known."""
+
+    def is_own_routine(self, name: str) -> bool:
+        """Is ``name`` a routine of the program (not an intrinsic or outside routine)?"""
 
     def section_index(self) -> str:
         """A new INTEGER variable for the implied DO of a lowered array section,
@@ -148,6 +152,29 @@ class ExprConverter:
             return ()
         return tuple(self.convert(a) for a in getattr(arg_list, "items", (arg_list,)))
 
+    def actuals(self, arg_list) -> tuple[Expr, ...]:
+        """The actual arguments of a call to one of the program's own routines:
+        a contiguous array section (``X(L:U)``, ``A(:, J)``: a stride-1 range in
+        the first dimension, scalar subscripts after it) is its first element,
+        from which sequence association passes the same storage (what compilers
+        pass for it); anything else as :meth:`args` converts it."""
+        if arg_list is None:
+            return ()
+        return tuple(self._actual(a) for a in getattr(arg_list, "items", (arg_list,)))
+
+    def _actual(self, node) -> Expr:
+        if isinstance(node, F.Part_Ref) and node.items[1] is not None:
+            name = str(node.items[0]).upper()
+            items = getattr(node.items[1], "items", (node.items[1],))
+            dims = self.scope.dims_of(name) if self.scope.is_array(name) else None
+            if dims and len(items) == len(dims) and isinstance(items[0], F.Subscript_Triplet) \
+                    and not any(isinstance(x, F.Subscript_Triplet) for x in items[1:]):
+                lo, _, stride = items[0].items
+                if stride is None or ir_constant(self.convert(stride)) == 1:
+                    first = self.convert(lo) if lo is not None else dims[0].lower
+                    return Index(name, (first, *(self.convert(x) for x in items[1:])))
+        return self.convert(node)
+
     def _reference(self, name_node, arg_list, node) -> Expr:
         name = str(name_node).upper()
         items = getattr(arg_list, "items", (arg_list,)) if arg_list is not None else ()
@@ -162,7 +189,10 @@ class ExprConverter:
                         None if hi is None else self.convert(hi),
                     )
             return OpaqueExpr(str(node), "array section")
-        return self.scope.call(name, self.args(arg_list))
+        out = self.scope.call(name, self.args(arg_list))
+        if isinstance(out, FuncRef) and out.kind == "external" and self.scope.is_own_routine(name):
+            return FuncRef(name, self.actuals(arg_list), out.kind)
+        return out
 
     def _Part_Ref(self, node) -> Expr:
         return self._reference(node.items[0], node.items[1], node)

@@ -177,7 +177,8 @@ class IrBuilder:
             name = str(node.items[0]).upper()
             self.table.called(name)
             args = node.items[1]
-            return ir.Call(span, label, name, self.expr.args(args) if args is not None else ())
+            convert = self.expr.actuals if self.table.is_own_routine(name) else self.expr.args
+            return ir.Call(span, label, name, convert(args) if args is not None else ())
         if isinstance(node, F.Return_Stmt):
             if node.items and node.items[0] is not None:
                 return ir.Opaque(span, label, text, "alternate RETURN")

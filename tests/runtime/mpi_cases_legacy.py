@@ -159,3 +159,11 @@ def mpi_case_automatic_array_bounds_from_array_elements(comm):
 
 def mpi_case_automatic_array_bounds_from_array_elements_annotated(comm):
     check_against_gfortran(comm, _text(comm, "element_bounds.f", annotate=True))
+
+
+def mpi_case_contiguous_array_sections_passed_to_routines(comm):
+    check_against_gfortran(comm, _text(comm, "section_actuals.f"))
+
+
+def mpi_case_contiguous_array_sections_passed_to_routines_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "section_actuals.f", annotate=True))
