@@ -181,6 +181,8 @@ def test_the_rank_named_is_the_one_the_watch_saw_die_first_never_the_banners_gue
     assert box.verdict(137, 2, banner) == (2, line.format("rank 0 of 2"))  # no watch: the banner
     assert box.verdict(137, 2, banner, frozenset({1})) == (2, line.format("rank 1 of 2"))
     assert box.verdict(137, 2, banner, frozenset({0, 1})) == (2, line.format("a rank of 2"))
+    # the job was over before the watch looked (a loaded machine): the banner's rank may be wrong
+    assert box.verdict(137, 2, banner, frozenset()) == (2, line.format("a rank of 2"))
 
 
 def test_the_watch_sees_a_rank_that_dies_and_not_one_that_finished(tmp_path):

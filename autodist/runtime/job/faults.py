@@ -140,7 +140,7 @@ class Mailbox:
         return out
 
     def verdict(self, status: int, nranks: int, banner: dict[str, str],
-                first_ended: frozenset[int] = frozenset()) -> tuple[int, str | None]:
+                first_ended: frozenset[int] | None = None) -> tuple[int, str | None]:
         """The job's exit status and the one line to print for it: a rank's
         reported failure, else the MPI library's word that a rank was killed,
         else nothing (the job ended by itself, whatever its status).
@@ -150,8 +150,9 @@ class Mailbox:
         killed too, by the same signal, when it cleans up.  ``first_ended``
         (from a :class:`DeathWatch`) are the ranks seen gone at the first
         death: one rank there is the one named; several (the watch looked
-        after the library's clean-up) name none.  Without a watch the banner's
-        process is named."""
+        after the library's clean-up), or none (the job was over before the
+        watch looked, on a loaded machine), name none.  Without a watch
+        (None) the banner's process is named."""
         failures = self.failures()
         if failures:
             # the first failure's message, named at the lowest rank that reported
@@ -165,10 +166,10 @@ class Mailbox:
         why = banner.get("exit string") or (f"exit code {banner['exit code']}" if "exit code" in banner else
                                             f"exit status {status}")
         rank = self.rank_of_pid(int(banner["pid"])) if banner.get("pid", "").isdigit() else None
-        if len(first_ended) == 1:
+        if first_ended is not None and len(first_ended) == 1:
             (rank,) = first_ended
-        elif first_ended:
-            rank = None  # several were gone when the watch looked: which died first is not known
+        elif first_ended is not None:
+            rank = None  # the watch saw several gone, or none: which died first is not known
         who = f"rank {rank} of {nranks}" if rank is not None else f"a rank of {nranks}"
         hint = "; signal 9 often comes from the system's out-of-memory killer" \
             if "signal 9" in why or banner.get("exit code") == "9" else ""
@@ -265,6 +266,11 @@ class DeathWatch:
         self._stop.set()
         if self._thread.is_alive():
             self._thread.join(timeout=5)
+
+    @property
+    def seen(self) -> frozenset[int] | None:
+        """:attr:`first_ended`, or None when nothing could watch (no pidfds)."""
+        return self.first_ended if self._thread.ident is not None else None
 
     def _watch(self) -> None:
         fds: dict[int, int] = {}  # fd -> rank

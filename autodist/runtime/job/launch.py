@@ -176,7 +176,7 @@ def launch(args: Sequence[str], nranks: int, timeout: float | None = DEFAULT_TIM
                 _kill(proc)
                 raise
         _join(threads)
-        status, line = mailbox.verdict(code, nranks, banner.banner, watch.first_ended)
+        status, line = mailbox.verdict(code, nranks, banner.banner, watch.seen)
     if line:
         print(line, file=sink, flush=True)
     return status
