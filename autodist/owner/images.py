@@ -95,16 +95,12 @@ def reference_image(access: Access, values: dict[str, IndexSet], bounds: tuple[t
             v, k = lv[0]
             sets.append(affine_image(values[v], k, sub.const).clip(lo, hi))
         else:
-            a = b = sub.const
-            for v, k in lv:
-                s = values[v]
-                a += min(k * s.lo, k * s.hi)
-                b += max(k * s.lo, k * s.hi)
-            sets.append(IndexSet.interval(a, b).clip(lo, hi))
+            sets.append(IndexSet.interval(*_affine_hull(sub, values)).clip(lo, hi))
     return Section(tuple(sets))
 
 
 def _affine_hull(a: ir.Affine, values: dict[str, IndexSet]) -> tuple[int, int]:
+    """Least and greatest value of ``a`` when each variable lies in its set."""
     lo = hi = a.const
     for v, k in a.terms:
         s = values[v]
