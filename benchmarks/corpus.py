@@ -11,8 +11,9 @@ compiled with gfortran (-std=legacy) to check it still builds (n/a when
 gfortran cannot build the original either: code for an HPF compiler); with
 --output, the original and the annotated program are built and run with
 gfortran and their standard output compared (a differing line that reports a
-time, a rate or the clock accepted); with --run NP, `autodist run -np NP --verify` executes the program on NP ranks and compares it
-with the gfortran-compiled original (a file named `stdin` in the program's folder
+time, a rate or the clock accepted); with --run NP, `autodist run -np NP --verify` executes the program on NP ranks, as
+written ("run") and as annotated ("run-ann"), and compares it with the
+gfortran-compiled original (a file named `stdin` in the program's folder
 is its standard input, else it reads an empty one; C files in the folder, a timer
 say, are given with --link).  Printed per program: the
 outcome of each step (ok, refused = a one-line error and exit 2, INTERNAL =
@@ -95,7 +96,7 @@ def _children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-STEPS = ("analyze", "annotate", "build", "output", "run")
+STEPS = ("analyze", "annotate", "build", "output", "run", "run-ann")
 RUN_OUTCOMES = {0: "ok", 1: "WRONG", 2: "refused", 3: "INTERNAL"}
 BUILD_OUTCOMES = {0: "ok", 1: "FAILED"}
 
@@ -114,6 +115,8 @@ def check(prog: Program, args) -> None:
     inc = _includes(prog.files)
     common = ["-q", *inc, "--machine", args.machine]
     prog.steps["analyze"] = _run([*autodist, "analyze", "-q", *inc, *prog.files], args.timeout)
+    if args.run:
+        run(prog, args, autodist, inc, list(prog.files), "run")
     if prog.steps["analyze"].outcome != "ok":
         return
     with tempfile.TemporaryDirectory(prefix="autodist-corpus-") as tmp:
@@ -138,7 +141,7 @@ def check(prog: Program, args) -> None:
             if args.output and built.outcome == "ok":
                 prog.steps["output"] = same_output(prog, args, inc, sources, Path(tmp))
         if args.run:
-            run(prog, args, autodist, inc, sources)
+            run(prog, args, autodist, inc, sources, "run-ann")
 
 
 def _program_output(files: list[str], cfiles: list[str], inc: list[str], folder: Path, stdin: Path | None,
@@ -192,14 +195,15 @@ def same_output(prog: Program, args, inc: list[str], sources: list[str], tmp: Pa
 CLOCK = r"\d:\d\d:\d\d"
 
 
-def run(prog: Program, args, autodist: list[str], inc: list[str], sources: list[str]) -> None:
-    """`autodist run --verify` of the annotated program in a scratch folder (the files a
-    program writes land there), its INCLUDE files found in the original folders."""
+def run(prog: Program, args, autodist: list[str], inc: list[str], sources: list[str], step: str) -> None:
+    """`autodist run --verify` of ``sources`` (the program as written or as annotated) in a
+    scratch folder (the files a program writes land there), its INCLUDE files found in the
+    original folders: the step named ``step``."""
     folder = Path(prog.files[0]).parent
     stdin = folder / "stdin"
     links = [arg for c in sorted(folder.glob("*.c")) for arg in ("--link", str(c.resolve()))]
     with tempfile.TemporaryDirectory(prefix="autodist-corpus-run-") as tmp:
-        prog.steps["run"] = _run(
+        prog.steps[step] = _run(
             [*autodist, "run", "-q", *inc, "-np", str(args.run), "--verify", "--timeout", f"{args.timeout:g}",
              *(arg for pattern in (CLOCK, *args.verify_skip) for arg in ("--verify-skip", pattern)),
              *links, *(str(Path(f).resolve()) for f in sources)],
