@@ -298,10 +298,11 @@ def _independents(proc, unit: ir.Unit, insertions: list[Insertion], form: str, e
     for ph in proc.phases:
         for lp in ph.loops:
             file = lp.do.span.file if lp.do is not None else ph.span.file
-            if not lp.parallel or (file, lp.line) in marked:
-                continue
+            if not lp.parallel or (file, lp.line) in marked or (lp.do is not None and lp.do.lowered):
+                continue  # an array assignment is parallel as it stands
             reductions = tuple(name for name, _ in lp.reductions if "(" not in name)
-            d = independent_directive(new=lp.private + lp.private_arrays, reduction=reductions)
+            new = tuple(n for n in lp.private + lp.private_arrays if not ir.is_lowered(n))
+            d = independent_directive(new=new, reduction=reductions)
             if file != unit.span.file:
                 notes.append(_not_written([d], ir.Span(file, lp.line, lp.line), unit.name))
                 continue

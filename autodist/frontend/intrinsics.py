@@ -83,6 +83,14 @@ _add(
     "BESY0", "BESY1", "HYPOT", "COTAN", "MERGE",
 )
 
+#: Inquiry functions: they tell a property of their argument (its size, its kind,
+#: a limit of its type) and read none of its elements, so they are not elemental.
+INQUIRIES = frozenset({
+    "SIZE", "LBOUND", "UBOUND", "LEN", "KIND", "DIGITS", "RADIX", "RANGE", "PRECISION", "MAXEXPONENT",
+    "MINEXPONENT", "BIT_SIZE", "HUGE", "TINY", "EPSILON", "NUMBER_OF_PROCESSORS", "IARGC",
+    "SELECTED_INT_KIND", "SELECTED_REAL_KIND",
+})
+
 #: Functions ``gfortran -std=legacy`` provides that are not plain functions of
 #: their scalar arguments: they read a clock or a hidden random state, write
 #: their argument (``ETIME(T)``), or read whole arrays (``SUM(A)``).  They are

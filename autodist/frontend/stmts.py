@@ -17,6 +17,7 @@ from fparser.two import Fortran2003 as F
 from .. import ir
 from ..errors import FortranError
 from ..ir import INTEGER, LOGICAL, Const, Expr, Span
+from .arrayassign import NotLowered, lower_array_assignment
 from .decls import SymbolTable
 from .exprs import DERIVED_COMPONENT, label_of
 from .nesting import Item
@@ -157,7 +158,10 @@ class IrBuilder:
             if isinstance(target, ir.Name) and self.table.is_derived(target.name):
                 return ir.Opaque(span, label, text, "derived-type assignment (not modelled)")
             if isinstance(target, ir.OpaqueExpr) or (isinstance(target, ir.Name) and self.table.is_array(target.name)):
-                return ir.Opaque(span, label, text, "array assignment (Fortran 90)")
+                try:
+                    return lower_array_assignment(self.table, self.expr, node, span, label)
+                except NotLowered as why:
+                    return ir.Opaque(span, label, text, f"array assignment (Fortran 90): {why}")
             return ir.Assign(span, label, target, self.expr(node.items[2]))
         if isinstance(node, F.If_Stmt):
             cond, action = node.items

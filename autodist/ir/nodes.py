@@ -29,7 +29,7 @@ __all__ = [
     "Span", "Type", "INTEGER", "REAL", "DOUBLE", "COMPLEX", "LOGICAL", "NOTYPE", "DERIVED",
     "Expr", "Const", "Name", "Index", "FuncRef", "BinOp", "UnOp", "Substring", "ImpliedDo", "OpaqueExpr",
     "Stmt", "Assign", "Do", "DoWhile", "Branch", "If", "ArithIf", "Goto", "ComputedGoto", "Continue",
-    "Call", "Return", "Stop", "Io", "Directive", "Opaque", "ENTRY_REASON",
+    "Call", "Return", "Stop", "Io", "Directive", "Opaque", "ENTRY_REASON", "is_lowered",
 ]
 
 # --------------------------------------------------------------------------- spans
@@ -272,6 +272,17 @@ class Do(Stmt):
 
     def exprs(self) -> tuple[Expr, ...]:
         return (self.start, self.end) + ((self.step,) if self.step is not None else ())
+
+    @property
+    def lowered(self) -> bool:
+        """A loop the front end made of an array assignment (no DO in the source):
+        its variable is one no Fortran name can be."""
+        return is_lowered(self.var)
+
+
+def is_lowered(name: str) -> bool:
+    """Is ``name`` a variable the front end made (a leading underscore)?"""
+    return name.startswith("_")
 
 
 @dataclass(frozen=True)

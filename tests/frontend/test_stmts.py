@@ -444,9 +444,10 @@ def test_expressions_operators_and_literals():
     assert z_value == c(complex(1.0, -2.5), ir.COMPLEX)
 
 
-def test_whole_array_assignment_is_opaque():
-    u = unit("subroutine s(a)\n  real :: a(10)\n  a = 0.0\nend subroutine\n", "t.f90")
-    assert [(type(s).__name__, s.reason) for s in u.body] == [("Opaque", "array assignment (Fortran 90)")]
+def test_whole_array_assignment_is_a_loop_or_opaque():
+    u = unit("subroutine s(a, b)\n  real :: a(10), b(2, 2)\n  a = 0.0\n  b = 1.0\nend subroutine\n", "t.f90")
+    assert [type(s).__name__ for s in u.body] == ["Do", "Opaque"]
+    assert u.body[0].lowered and u.body[1].reason.startswith("array assignment (Fortran 90): of rank 2")
 
 
 @pytest.mark.parametrize(

@@ -167,3 +167,19 @@ def mpi_case_contiguous_array_sections_passed_to_routines(comm):
 
 def mpi_case_contiguous_array_sections_passed_to_routines_annotated(comm):
     check_against_gfortran(comm, _text(comm, "section_actuals.f", annotate=True))
+
+
+def mpi_case_rank_one_array_assignments(comm):
+    check_against_gfortran(comm, _text(comm, "array_assignments.f"))
+
+
+def mpi_case_rank_one_array_assignments_annotated(comm):
+    """As annotated: distributed, and no INDEPENDENT written before an array
+    assignment (no DO stands there) nor a NEW naming a loop the front end made."""
+    text = _text(comm, "array_assignments.f", annotate=True)
+    if comm.Get_rank() == 0:
+        lines = text.splitlines()
+        marked = [lines[k + 1] for k, l in enumerate(lines) if "INDEPENDENT" in l.upper()]
+        assert marked and all(l.split()[0] == "DO" for l in marked), marked
+        assert "DISTRIBUTE" in text and "_S" not in text
+    check_against_gfortran(comm, text)
