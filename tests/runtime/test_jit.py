@@ -399,3 +399,14 @@ def test_without_numba_compiled_execution_is_off_and_the_report_says_why(monkeyp
     assert ex.jit is None and ex.kernels is None
     assert ex.jit_off == "numba is not installed: compiled execution is off"
     assert out.startswith("   3.96030069091")
+
+
+def test_a_routine_that_ran_long_once_is_compiled_before_it_runs_the_next_time(tmp_path, monkeypatch):
+    """FILLUP, called once, spends longer than --jit-after in Python but cannot
+    switch to compiled code within its call; the next run compiles it before
+    calling it, and so does every run after (loading it from the cache)."""
+    monkeypatch.setenv("AUTODIST_CACHE", str(tmp_path / "cache"))
+    runs = [run_here(JIT / "once.f", jit_after=0.02) for _ in range(3)]
+    assert [ex.kernels.calls["FILLUP"] for *_, ex in runs] == [[0, 1], [1, 0], [1, 0]]
+    assert runs[1][3].jit.compiled > 0
+    assert len({out for out, *_ in runs}) == 1

@@ -98,6 +98,26 @@ class Module:
             self._warm[name] = (cache_dir() / f"k{self.digest}.{name}.ok").exists()
         return self._warm[name]
 
+    def wanted(self, name: str) -> bool:
+        """Whether a run before this one spent long enough in function ``name``
+        uncompiled to want it compiled from the start (see :meth:`want`)."""
+        key = f"?{name}"
+        if key not in self._warm:
+            self._warm[key] = (cache_dir() / f"k{self.digest}.{name}.hot").exists()
+        return self._warm[key]
+
+    def want(self, name: str) -> None:
+        """Record that ``name`` ran ``--jit-after`` seconds uncompiled without being
+        compiled in this run (a routine called once, a phase that runs once): the
+        next run compiles it before it first runs, and the runs after that load it."""
+        if self._warm.get(f"?{name}"):
+            return
+        self._warm[f"?{name}"] = True
+        try:
+            (cache_dir() / f"k{self.digest}.{name}.hot").touch()
+        except OSError:
+            pass
+
     def compiled(self, name: str) -> None:
         """Record that ``name`` is now in numba's cache (see :meth:`warm`)."""
         try:

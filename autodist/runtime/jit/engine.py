@@ -9,7 +9,11 @@ milliseconds, so a kernel is compiled (:meth:`Jit.hot`) when
 * its phase or procedure has spent ``after`` seconds uncompiled in this run
   (``--jit-after``, default :data:`DEFAULT_AFTER`; 0: everything is compiled
   before it first runs), so that a short program or a phase that runs once
-  does not wait for numba, and a hot one moves to compiled code early.
+  does not wait for numba, and a hot one moves to compiled code early, or
+* it spent ``after`` seconds uncompiled in a run before this one
+  (:meth:`~.compiler.Module.want`: a routine called once, which could not move
+  to compiled code in the middle of its call), so the second run of a program
+  compiles it before it runs and the third loads it.
 
 For a loop phase under a plan, :meth:`Jit.phase_kernel` writes the kernel
 (:mod:`.fastkernel`), refuses it when its source needs what a kernel does not
@@ -103,7 +107,7 @@ class Jit:
 
     def hot(self, seconds: float, module: Module, name: str) -> bool:
         """Compile ``name`` of ``module`` now, after ``seconds`` run uncompiled?"""
-        return seconds >= self.after or module.warm(name)
+        return seconds >= self.after or module.warm(name) or module.wanted(name)
 
     def cold_reason(self, seconds: float) -> str:
         return f"not compiled: ran {seconds:.3g} s uncompiled, less than --jit-after {self.after:g} s"
@@ -213,7 +217,11 @@ class PhaseKernel:
 
     def __call__(self, ctx, *scalars):
         if self.kernel is None:
-            return self.fallback(ctx, *scalars)
+            try:
+                return self.fallback(ctx, *scalars)
+            finally:
+                if not self.failed and self.seconds() >= self.jit.after:
+                    self.module.want(self.name)  # hot, and run as often as it will be in this run, maybe
         from .helpers import JitFault
 
         try:

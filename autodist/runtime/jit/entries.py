@@ -270,6 +270,8 @@ class ProcedureEntry:
             return self.python(rt, *actuals)
         finally:
             self.seconds += time.perf_counter() - t0
+            if self.seconds >= self.kernels.jit.after and not self.kernels.ready.get(self.name):
+                self.kernels.k.module.want(self.name)
 
     def __call__(self, rt, *actuals):
         k = self.kernels
