@@ -13,7 +13,8 @@ gfortran cannot build the original either: code for an HPF compiler); with
 gfortran and their standard output compared (a differing line that reports a
 time, a rate or the clock accepted); with --run NP, `autodist run -np NP --verify` executes the program on NP ranks, as
 written ("run") and as annotated ("run-ann"), and compares it with the
-gfortran-compiled original (a file named `stdin` in the program's folder
+gfortran-compiled original, every array and every printed line but those that
+report a time, a rate or the clock (a file named `stdin` in the program's folder
 is its standard input, else it reads an empty one; C files in the folder, a timer
 say, are given with --link).  Printed per program: the
 outcome of each step (ok, refused = a one-line error and exit 2, INTERNAL =
@@ -191,7 +192,9 @@ def same_output(prog: Program, args, inc: list[str], sources: list[str], tmp: Pa
     return Step("DIFFERS", after.seconds, f"first difference at output line {first + 1}")
 
 
-#: Lines with a time of day (a time stamp) differ from run to run: --run leaves them out.
+#: Lines with a time of day (a time stamp) differ from run to run: --run leaves them out,
+#: and the lines that report a time, a rate or the clock (those --output accepts when they
+#: differ); every array is still compared.
 CLOCK = r"\d:\d\d:\d\d"
 
 
@@ -205,7 +208,7 @@ def run(prog: Program, args, autodist: list[str], inc: list[str], sources: list[
     with tempfile.TemporaryDirectory(prefix="autodist-corpus-run-") as tmp:
         prog.steps[step] = _run(
             [*autodist, "run", "-q", *inc, "-np", str(args.run), "--verify", "--timeout", f"{args.timeout:g}",
-             *(arg for pattern in (CLOCK, *args.verify_skip) for arg in ("--verify-skip", pattern)),
+             *(arg for pattern in (CLOCK, f"(?i:{_TIMING.pattern})", *args.verify_skip) for arg in ("--verify-skip", pattern)),
              *links, *(str(Path(f).resolve()) for f in sources)],
             args.timeout + 30, cwd=tmp, stdin=stdin if stdin.is_file() else None, outcomes=RUN_OUTCOMES)
 
@@ -224,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--verify-skip", action="append", default=[], metavar="REGEX",
                     help="with --run: printed lines --verify leaves out (autodist run --verify-skip; repeatable), "
                          "e.g. the lines where programs print their timings; lines with a time of day "
-                         "(H:MM:SS) always are")
+                         "(H:MM:SS), a time, a rate or the clock always are")
     ap.add_argument("--json", type=Path, help="write the results as JSON")
     args = ap.parse_args(argv)
     if not args.dir.is_dir():
