@@ -165,7 +165,7 @@ def _program_output(files: list[str], cfiles: list[str], inc: list[str], folder:
     return Step("ok", time.perf_counter() - t0), done.stdout
 
 
-_TIMING = re.compile(r"time|mflop|mop/s|second|minute|elapsed|cpu|\d:\d\d:\d\d", re.IGNORECASE)
+_TIMING = re.compile(r"time|mflop|mop/s|second|minute|elapsed|cpu|\d:\d\d:\d\d|\b\d{6}\.\d{3}\b", re.IGNORECASE)
 
 
 def same_output(prog: Program, args, inc: list[str], sources: list[str], tmp: Path) -> Step:
@@ -195,7 +195,7 @@ def same_output(prog: Program, args, inc: list[str], sources: list[str], tmp: Pa
 #: Lines with a time of day (a time stamp) differ from run to run: --run leaves them out,
 #: and the lines that report a time, a rate or the clock (those --output accepts when they
 #: differ); every array is still compared.
-CLOCK = r"\d:\d\d:\d\d"
+CLOCK = r"\d:\d\d:\d\d|\b\d{6}\.\d{3}\b"  # H:MM:SS, or DATE_AND_TIME's hhmmss.sss printed as it is
 
 
 def run(prog: Program, args, autodist: list[str], inc: list[str], sources: list[str], step: str) -> None:
