@@ -179,7 +179,16 @@ def _relations(alignee: str, bounds: Bounds, spec: _AlignSpec, tbounds: Bounds, 
                 raise hpf_error(f"{what} triplet of {spec.target} dimension {k + 1} has {count} elements but {alignee} dimension {d + 1} has {ext}", span)
             rel.append(Axis(d, st, lo - st * bounds[d][0]))
         else:
-            form = ir.affine(s, dummies, lambda x: env.eval(x, span))
+            try:
+                form = ir.affine(s, dummies, lambda x: env.eval(x, span))
+            except UnknownValue as why:  # ALIGN J(I), K(*) WITH T(I): I is no align-dummy of K
+                if notes is not None:
+                    where = f"{spec.span.file}:{spec.span.first}: " if spec.span is not None else ""
+                    notes.append(f"{where}{what} the subscript {expr_text(s)} of {spec.target} dimension {k + 1} "
+                                 f"is no align-dummy of {alignee} and no constant ({why}): {alignee} is replicated "
+                                 f"along it, where any value puts it (HPF compilers accepted it)")
+                rel.append(REPLICATED)
+                continue
             if form is None or len(form.vars) > 1:
                 raise hpf_error(f"{what} subscript {expr_text(s)} of {spec.target} is not affine in one align-dummy", span)
             if form.is_const:

@@ -368,6 +368,17 @@ def test_an_alignee_shorter_than_its_triplet_is_aligned_from_the_start_with_a_no
     assert "6 elements against the triplet of T dimension 1 (7 elements)" in got.notes[0]
 
 
+def test_a_target_subscript_naming_no_align_dummy_of_an_alignee_replicates_it_with_a_note():
+    # the list form ALIGN J(I), K(*) WITH T(I) of an HPF compiler's validation
+    # programs: I is no align-dummy of K, so K could sit anywhere along T
+    unit = make_unit([array("J", 10), array("K", 3), scalar("I")], ["TEMPLATE T(10)", "ALIGN J(I), K(*) WITH T(I)",
+                                                       "DISTRIBUTE T(BLOCK)"])
+    got = resolve_unit(unit, nprocs=2)
+    assert got.layout("J").align == (Axis(0, 1, 0),)
+    assert got.layout("K").align == (Replicated(),)
+    assert len(got.notes) == 1 and "the subscript I of T dimension 1 is no align-dummy of K" in got.notes[0]
+
+
 # --------------------------------------------------------------------------- errors
 
 
