@@ -194,42 +194,36 @@ def _loops(scope: Scope, subs: list[Expr | _Triplet]) -> list[_Loop]:
     return out
 
 
-def _distance(target: Index, read: Index, loops: list[_Loop], subs: list[Expr | _Triplet]) -> tuple[int, ...] | None:
-    """How many iterations of each loop (outermost first) after the one that
-    writes ``target`` the element ``read`` is written: None when it is never
-    written by this statement; NotLowered when that cannot be told."""
-    by_var = {lp.var: lp for lp in loops}
+def _distance(target: Index, read: Index, loop_vars: list[str]) -> tuple[int, ...] | None:
+    """How many iterations of each loop (``loop_vars`` outermost first) after
+    the one that writes ``target`` the element ``read`` is written: None when
+    this statement never writes it; NotLowered when that cannot be told."""
     dist: dict[str, int] = {}
-    for t, r, s in zip(target.subscripts, read.subscripts, subs):
+    for t, r in zip(target.subscripts, read.subscripts):
         at, ar = affine(t), affine(r)
         if at is None or ar is None:
             raise NotLowered(f"the right side reads {read.name}, the target, where its overlap cannot be told")
         d = ar - at
         if d.terms:
             raise NotLowered(f"the right side reads {read.name}, the target, in another order")
-        if not isinstance(s, _Triplet):
+        moving = [(v, c) for v, c in at.terms if v in loop_vars]
+        if not moving:
             if d.const != 0:
                 return None  # another row or column: never written here
             continue
-        lp = next(by_var[v] for v, _ in at.terms if v in by_var)
-        if lp.unit:
-            dist[lp.var] = d.const
-        else:
-            step = ir.constant(s.step) if s.step is not None else None
-            if not isinstance(step, int):
-                raise NotLowered(f"the right side reads {read.name}, the target, with a stride not known")
-            if d.const % step:
-                return None
-            dist[lp.var] = d.const // step
-    return tuple(dist.get(lp.var, 0) for lp in reversed(loops))
+        (v, c), = moving
+        if d.const % c:
+            return None  # between the elements written
+        dist[v] = d.const // c
+    return tuple(dist.get(v, 0) for v in loop_vars)
 
 
-def _direction(target: Index, reads: list[Index], loops: list[_Loop], subs) -> bool:
-    """True to run the nest forwards, False backwards: the direction in which
+def _forwards(target: Index, reads: list[Index], loop_vars: list[str]) -> bool:
+    """True to run the loops forwards, False backwards: the direction in which
     every element the right side reads is read before it is written."""
     signs = set()
     for r in reads:
-        d = _distance(target, r, loops, subs)
+        d = _distance(target, r, loop_vars)
         if d is None:
             continue
         first = next((x for x in d if x), 0)
@@ -267,9 +261,62 @@ def lower_array_assignment(scope: Scope, convert: ExprConverter, node, span: ir.
     reads = [e for e in ir.array_refs(value) if e.name == name]
     if any(ir.mentions(x, name) for x in target.subscripts):
         raise NotLowered(f"{name} is read in the subscripts of its own target")
-    forwards = _direction(target, reads, loops, subs)
+    forwards = _forwards(target, reads, [lp.var for lp in reversed(loops)])
     stmt: ir.Stmt = ir.Assign(span, None, target, value)
     for k, lp in enumerate(loops):
         start, end, step = (lp.start, lp.end, None) if forwards else (lp.end, lp.start, _int(-1))
         stmt = ir.Do(span, label if k == len(loops) - 1 else None, lp.var, start, end, step, (stmt,))
     return stmt
+
+
+class _Renamed(ExprConverter):
+    """Converts with the index of a FORALL renamed to the loop variable that
+    stands for it (FORALL indices are local to the statement)."""
+
+    def __init__(self, scope: Scope, names: dict[str, str]):
+        super().__init__(scope)
+        self.names = names
+
+    def _Name(self, node) -> Expr:
+        name = str(node).upper()
+        if name in self.names:
+            return Name(self.names[name])
+        return super()._Name(node)
+
+
+def lower_forall(scope: Scope, node, span: ir.Span, label: int | None) -> ir.Stmt:
+    """The DO loop of the one-index FORALL statement ``node`` (``Forall_Stmt``):
+    ``FORALL (I = L:U:S, MASK) A(f(I)) = E`` is ``DO _Sk = L, U, S`` around
+    ``IF (MASK) A(f(_Sk)) = E``, in the direction that reads every element of
+    A before it is written; NotLowered when it is not one this module lowers."""
+    header, assignment = node.items
+    specs = header.items[0].items
+    if len(specs) != 1:
+        raise NotLowered(f"with {len(specs)} indices (only one-index FORALL statements are lowered to a loop)")
+    if not isinstance(assignment, F.Assignment_Stmt):
+        raise NotLowered("not an assignment")
+    index, lo_node, hi_node, step_node = specs[0].items
+    var = scope.section_index()
+    conv = _Renamed(scope, {str(index).upper(): var})
+    target = fold(conv.convert(assignment.items[0]))
+    if not isinstance(target, Index) or not scope.is_array(target.name) or scope.is_character(target.name):
+        raise NotLowered("its target is not an element of a numeric array")
+    value = fold(conv.convert(assignment.items[2]))
+    mask = None if header.items[1] is None else fold(conv.convert(header.items[1]))
+    if any(isinstance(x, ir.OpaqueExpr) for e in (target, value, mask) if e is not None for x in e.walk()):
+        raise NotLowered("it uses an array section or a construct not modelled")
+    if any(ir.mentions(x, target.name) for x in target.subscripts):
+        raise NotLowered(f"{target.name} is read in the subscripts of its own target")
+    reads = [e for x in (value, mask) if x is not None for e in ir.array_refs(x) if e.name == target.name]
+    lo, hi = fold(conv.convert(lo_node)), fold(conv.convert(hi_node))
+    step = None if step_node is None else fold(conv.convert(step_node))
+    if ir.mentions(lo, var) or ir.mentions(hi, var) or (step is not None and ir.mentions(step, var)):
+        raise NotLowered("its bounds use its own index")
+    body: ir.Stmt = ir.Assign(span, None, target, value)
+    if mask is not None:
+        body = ir.If(span, None, (ir.Branch(mask, (body,), span),), logical=True)
+    if _forwards(target, reads, [var]):
+        return ir.Do(span, label, var, lo, hi, step, (body,))
+    st = _int(1) if step is None else step
+    last = _add(lo, _mul(fold(BinOp("/", _sub(hi, lo), st)), st))
+    return ir.Do(span, label, var, last, lo, _simplified(BinOp("-", _int(0), st)), (body,))

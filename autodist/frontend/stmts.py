@@ -17,7 +17,7 @@ from fparser.two import Fortran2003 as F
 from .. import ir
 from ..errors import FortranError
 from ..ir import INTEGER, LOGICAL, Const, Expr, Span
-from .arrayassign import NotLowered, lower_array_assignment
+from .arrayassign import NotLowered, lower_array_assignment, lower_forall
 from .decls import SymbolTable
 from .exprs import DERIVED_COMPONENT, label_of
 from .nesting import Item
@@ -163,6 +163,11 @@ class IrBuilder:
                 except NotLowered as why:
                     return ir.Opaque(span, label, text, f"array assignment (Fortran 90): {why}")
             return ir.Assign(span, label, target, self.expr(node.items[2]))
+        if isinstance(node, F.Forall_Stmt):
+            try:
+                return lower_forall(self.table, node, span, label)
+            except NotLowered as why:
+                return ir.Opaque(span, label, text, f"FORALL statement: {why}")
         if isinstance(node, F.If_Stmt):
             cond, action = node.items
             inner = self.statement(action, span, None, str(action), None)

@@ -1,6 +1,7 @@
 """Which DO loops the ``INDEPENDENT`` directives of a unit name: the DO
 right after each one (``INDEPENDENT(I, J)`` also the loops it names nested
-inside it); a specification directive among executable statements is an
+inside it); one before a FORALL names nothing (a FORALL is parallel as it
+stands); a specification directive among executable statements is an
 error (used by :mod:`.resolve`)."""
 
 from __future__ import annotations
@@ -25,8 +26,10 @@ def independent_loops(unit: ir.Unit) -> tuple[dict[int, m.Independent], tuple[m.
                         raise hpf_error(f"{type(d).__name__.upper()} is a specification directive and cannot stand among executable statements", d.span)
                     elif isinstance(d, m.Independent):
                         nxt = next((t for t in stmts[i + 1 :] if not isinstance(t, ir.Directive)), None)
+                        if _is_forall(nxt):
+                            continue  # a FORALL: its elements are independent as it stands
                         if not isinstance(nxt, ir.Do):
-                            raise hpf_error("INDEPENDENT must be followed by a DO loop", d.span)
+                            raise hpf_error("INDEPENDENT must be followed by a DO loop or a FORALL", d.span)
                         _attach(d, nxt, found)
             for b in s.blocks():
                 block(b)
@@ -37,11 +40,20 @@ def independent_loops(unit: ir.Unit) -> tuple[dict[int, m.Independent], tuple[m.
     for raw in unit.directives:
         for d in parse_directive(raw):
             if isinstance(d, m.Independent):
+                if _is_forall(first) and unit.decl_end < raw.span.first < first.span.first:
+                    continue
                 if not isinstance(first, ir.Do) or not unit.decl_end < raw.span.first < first.span.first:
                     raise hpf_error("INDEPENDENT must stand right before a DO loop, not in the specification part", d.span)
                 _attach(d, first, found)
     block(unit.body)
     return found, tuple(unsupported)
+
+
+def _is_forall(stmt: ir.Stmt | None) -> bool:
+    """A FORALL statement: the loop the front end made of it, or the opaque statement."""
+    if isinstance(stmt, ir.Do) and stmt.lowered:
+        return True
+    return isinstance(stmt, ir.Opaque) and stmt.reason.startswith("FORALL")
 
 
 def _attach(d: m.Independent, do: ir.Do, found: dict[int, m.Independent]) -> None:

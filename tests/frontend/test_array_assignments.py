@@ -85,3 +85,31 @@ def test_others_stay_opaque_with_the_reason(line, why):
     stmt = _stmt(line)
     assert isinstance(stmt, ir.Opaque) and stmt.reason.startswith("array assignment (Fortran 90)")
     assert why in stmt.reason
+
+
+def test_one_index_forall_is_a_loop_over_a_new_variable():
+    do, asg = _loop("FORALL (J = 1:N:3) X(J) = J * 2.0")
+    assert _bounds(do) == (1, 10, 3)
+    assert asg.target == ir.Index("X", (ir.Name(do.var),)) and "J" not in {n.name for n in asg.value.walk()
+                                                                            if isinstance(n, ir.Name)}
+
+
+def test_forall_mask_and_direction():
+    do = _stmt("FORALL (J = 2:N, X(J) .GT. 0.0) X(J) = X(J-1)")
+    assert isinstance(do, ir.Do) and _bounds(do) == (10, 2, -1)  # reads the element before: backwards
+    (guard,) = do.body
+    assert isinstance(guard, ir.If) and isinstance(guard.branches[0].body[0], ir.Assign)
+    do = _stmt("FORALL (J = 1:N-1:3) X(J) = X(J+3)")
+    assert _bounds(do) == (1, 9, 3)  # forwards
+    do = _stmt("FORALL (J = 4:N:3) X(J) = X(J-3)")
+    assert ir.constant(do.step) == -3 and ir.constant(do.start) == 10 and ir.constant(do.end) == 4
+
+
+@pytest.mark.parametrize("line, why", [
+    ("FORALL (J = 1:N, K = 1:N) A(J, K) = 0.0", "with 2 indices"),
+    ("FORALL (J = 1:N) X(J) = X(N+1-J)", "in another order"),
+    ("FORALL (J = 1:N) A(J, 1:2) = 0.0", "not an element"),
+])
+def test_other_foralls_stay_opaque_with_the_reason(line, why):
+    stmt = _stmt(line)
+    assert isinstance(stmt, ir.Opaque) and stmt.reason.startswith("FORALL statement") and why in stmt.reason

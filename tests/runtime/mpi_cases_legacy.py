@@ -183,3 +183,11 @@ def mpi_case_rank_one_array_assignments_annotated(comm):
         assert marked and all(l.split()[0] == "DO" for l in marked), marked
         assert "DISTRIBUTE" in text and "_S" not in text
     check_against_gfortran(comm, text)
+
+
+def mpi_case_forall_statements(comm):
+    check_against_gfortran(comm, _text(comm, "forall.f"))
+
+
+def mpi_case_forall_statements_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "forall.f", annotate=True))
