@@ -324,7 +324,7 @@ class _Reader:
         elif not executable and self.accept("*"):
             descriptive = self.at("(")
             formats = self.dist_formats() if descriptive else None
-        elif self.at_onto():
+        elif self.at_onto() or self.at_end():  # DISTRIBUTE T [ONTO P]: the compiler's choice (HPF 2.0)
             raise _Unsupported("DISTRIBUTE without formats (left to the compiler) is not modelled")
         else:
             found = f"'{self.tok.text}'" if not self.at_end() else "the end of the directive"

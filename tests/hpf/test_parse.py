@@ -229,6 +229,8 @@ def test_spans_are_kept_but_not_compared():
         ("INDEPENDENT, ON PROCESSORS(P(1))", "ON clause"),
         ("DISTRIBUTE A(BLOCK) ONTO P(1:2)", "processor subset"),
         ("DISTRIBUTE (BLOCK) ONTO P(2:3) :: A", "processor subset"),
+        ("DISTRIBUTE T ONTO P", "without formats"),  # HPF 2.0: the compiler chooses
+        ("DISTRIBUTE A", "without formats"),  # as an HPF compiler's validation programs write it
     ],
 )
 def test_unmodelled_directives_are_recorded(text, reason):
