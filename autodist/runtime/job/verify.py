@@ -24,6 +24,17 @@ local CHARACTER variables as NUL bytes, as the runtime's storage does, so that
 an element a program never sets compares equal instead of holding whatever the
 stack held (``-finit-local-zero`` would do it for every type, but gfortran 12
 at -O2 then lost a store after ETIME).
+
+What a program leaves undefined is not compared: when the first comparison
+finds a difference, the original runs twice more,
+built with uninitialized REAL, INTEGER and LOGICAL variables set to NaN,
+-123456789 and .TRUE., then to Infinity, 987654321 and .FALSE.
+(:data:`UNDEFINED_FLAGS`), and an element or a printed word that differs
+between any two of the runs (it depends on what memory held before the
+program, or on the clock) is left out of the comparison with gfortran
+(:class:`Noise`); the run says how many were.  Where those flags
+change what gfortran makes of defined values, the comparison only loses those
+elements; it never reports a mismatch the first run alone would not.
 """
 
 from __future__ import annotations
@@ -47,6 +58,10 @@ DEFAULT_RTOL = 1e-12
 #: -fwrapv: INTEGER overflow wraps (two's complement), as legacy codes — random number
 #: generators above all — expect and as the runtime computes.
 GFORTRAN_FLAGS = ("-std=legacy", "-O2", "-nostdinc", "-fwrapv", "-finit-character=0")
+#: Two more reference builds: uninitialized variables start with other values, and
+#: with different ones in each (stack garbage can equal either, never both).
+UNDEFINED_FLAGS = (("-finit-real=nan", "-finit-integer=-123456789", "-finit-logical=true"),
+                   ("-finit-real=inf", "-finit-integer=987654321", "-finit-logical=false"))
 _FIRST_UNIT = 71
 
 
@@ -75,9 +90,48 @@ def _close(a, b, rtol: float) -> np.ndarray:
     return ok | both_nan
 
 
+@dataclass(frozen=True)
+class Noise:
+    """What two runs of the reference disagree on: per array, True where an
+    element differs; the positions of the printed words that differ."""
+
+    arrays: dict[str, np.ndarray]
+    words: frozenset[int]
+
+    @property
+    def elements(self) -> int:
+        return int(sum(int(m.sum()) for m in self.arrays.values()))
+
+
+NO_NOISE = Noise({}, frozenset())
+
+
+def reference_noise(first: "GfortranRun", others: Sequence["GfortranRun"], skip: Sequence[str] = ()) -> Noise:
+    """The elements and printed words on which the runs of the reference differ
+    from ``first`` or from one another (compared exactly, NaN equal to NaN; words
+    only when they printed as many)."""
+    runs = [first, *others]
+    arrays = {}
+    for name, a in first.arrays.items():
+        differs = np.zeros(a.shape, dtype=bool)
+        for x, y in zip(runs, runs[1:]):
+            u, v = x.arrays.get(name), y.arrays.get(name)
+            if u is not None and v is not None and u.shape == v.shape == a.shape:
+                differs |= ~_close(u, v, 0.0)
+        if np.any(differs):
+            arrays[name] = differs
+    printed = [_kept(r.stdout, skip).split() for r in runs]
+    words: set[int] = set()
+    if len({len(p) for p in printed}) == 1:
+        for x, y in zip(printed, printed[1:]):
+            words.update(k for k, (u, v) in enumerate(zip(x, y)) if u != v)
+    return Noise(arrays, frozenset(words))
+
+
 def compare_arrays(got: dict[str, np.ndarray], expected: dict[str, np.ndarray], bounds: dict[str, tuple],
-                   rtol: float = DEFAULT_RTOL) -> Mismatch | None:
-    """The first element (in name order, then Fortran order) that differs."""
+                   rtol: float = DEFAULT_RTOL, noise: Noise = NO_NOISE) -> Mismatch | None:
+    """The first element (in name order, then Fortran order) that differs,
+    leaving out the elements of ``noise``."""
     for name in sorted(expected):
         if name not in got:
             continue
@@ -85,6 +139,8 @@ def compare_arrays(got: dict[str, np.ndarray], expected: dict[str, np.ndarray], 
         if a.shape != b.shape:
             return Mismatch("array", name, f"shape {a.shape}", f"shape {b.shape}")
         ok = _close(a, b, rtol)
+        if name in noise.arrays:
+            ok = ok | noise.arrays[name]
         if not np.all(ok):
             flat = np.flatnonzero(~ok.reshape(-1, order="F"))[0]
             pos = np.unravel_index(flat, a.shape, order="F")
@@ -117,13 +173,14 @@ def _kept(text: str, skip: Sequence[str]) -> str:
     return "\n".join(line for line in text.splitlines() if not pattern.search(line))
 
 
-def compare_output(got: str, expected: str, rtol: float = DEFAULT_RTOL, skip: Sequence[str] = ()) -> Mismatch | None:
+def compare_output(got: str, expected: str, rtol: float = DEFAULT_RTOL, skip: Sequence[str] = (),
+                   noise: Noise = NO_NOISE) -> Mismatch | None:
     """Printed values: numbers within ``rtol``, every other word identical;
     the lines matching a regular expression of ``skip`` are left out on both
-    sides (timings)."""
+    sides (timings), and the words of ``noise``."""
     a, b = _kept(got, skip).split(), _kept(expected, skip).split()
     for k, (x, y) in enumerate(zip(a, b)):
-        if x == y:
+        if x == y or k in noise.words:
             continue
         nx, ny = _number(x), _number(y)
         if nx is None or ny is None or not bool(_close(nx, ny, rtol)):
@@ -159,9 +216,10 @@ class GfortranRun:
 
 
 def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
-                 gfortran: str | None = None, link_inputs: Sequence[str] = (), stdin: bytes = b"") -> GfortranRun:
+                 gfortran: str | None = None, link_inputs: Sequence[str] = (), stdin: bytes = b"",
+                 flags: Sequence[str] = ()) -> GfortranRun:
     """Compile the program with gfortran (arrays of the main program dumped
-    at its END), linked with ``link_inputs`` (the objects and libraries of
+    at its END) and ``flags``, linked with ``link_inputs`` (the objects and libraries of
     ``--link``: :func:`autodist.runtime.job.link.reference_inputs`), and run it."""
     gf = gfortran or gfortran_available()
     if gf is None:
@@ -183,7 +241,7 @@ def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
         pre = program.preprocessing  # preprocessed as autodist read it (gfortran too goes by the suffix)
         cpp = (["-cpp"] if any(not needs_cpp(f) for f in pre.files) else []) + [f"-D{d}" for d in pre.defines]
         exe = tmpd / "prog"
-        build = subprocess.run([gf, *GFORTRAN_FLAGS, *cpp, *dict.fromkeys(incs), "-o", str(exe), *map(str, sources),
+        build = subprocess.run([gf, *GFORTRAN_FLAGS, *flags, *cpp, *dict.fromkeys(incs), "-o", str(exe), *map(str, sources),
                                 *link_inputs],
                                capture_output=True, encoding="utf-8", errors="replace", timeout=timeout)
         if build.returncode != 0:
