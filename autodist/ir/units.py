@@ -12,7 +12,7 @@ from typing import Iterator
 from .kinds import SymbolKind, UnitKind, coerce
 from .nodes import Const, Directive, Expr, Opaque, Span, Stmt, Type, walk
 
-__all__ = ["Dim", "Symbol", "Common", "Data", "StmtFunction", "Unit", "Preprocessing", "Program"]
+__all__ = ["Dim", "Symbol", "Common", "Data", "StmtFunction", "Unit", "Preprocessing", "Program", "is_automatic"]
 
 
 @dataclass(frozen=True)
@@ -221,3 +221,8 @@ class Program:
         raise KeyError(file)
 
 
+def is_automatic(unit: Unit, sym: Symbol) -> bool:
+    """Whether local array ``sym`` of subprogram ``unit`` is automatic: bounds that
+    are not constants (dummies, COMMON scalars), evaluated on each entry."""
+    return unit.kind in ("subroutine", "function") and not sym.dummy and any(
+        d.bounds is None and d.upper is not None for d in sym.dims or ())

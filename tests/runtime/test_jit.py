@@ -410,3 +410,20 @@ def test_a_routine_that_ran_long_once_is_compiled_before_it_runs_the_next_time(t
     assert [ex.kernels.calls["FILLUP"] for *_, ex in runs] == [[0, 1], [1, 0], [1, 0]]
     assert runs[1][3].jit.compiled > 0
     assert len({out for out, *_ in runs}) == 1
+
+
+def test_routines_with_automatic_arrays_run_compiled(tmp_path, monkeypatch):
+    """W(0:N+1), V(M) from COMMON, IW(IDX(3)-IDX(2)) and a LOGICAL BIG(N) are
+    allocated on every call of the compiled SMOOTH, as on the Python path."""
+    monkeypatch.setenv("AUTODIST_CACHE", str(tmp_path / "cache"))
+    out, arrays, _, ex = run_here(JIT / "automatic.f", jit_after=0.0)
+    assert ex.kernels.calls["SMOOTH"] == [40, 0]
+    ref, ref_arrays, _, _ = run_here(JIT / "automatic.f", jit=False)
+    assert out == ref
+    assert np.array_equal(arrays["AUTOS.X"], ref_arrays["AUTOS.X"])
+
+
+@requires_gfortran
+def test_routines_with_automatic_arrays_verify_against_gfortran():
+    got = cli("run", JIT / "automatic.f", "--jit-after", "0", "--verify", "--rtol", "0")
+    assert got.returncode == 0, got.stderr

@@ -46,9 +46,10 @@ def _run(tmp_path, *extra):
 
 @pytest.mark.mpi
 @requires_gfortran
-def test_a_printed_clock_is_a_mismatch_unless_skipped(tmp_path):
+def test_a_printed_clock_is_left_out_or_skipped(tmp_path):
+    # the clock differs between gfortran's runs too, so verify leaves that word out itself
     plain = _run(tmp_path)
-    assert plain.returncode == 1 and "MISMATCH" in plain.stderr
+    assert plain.returncode == 0 and "1 printed word(s) left out" in plain.stderr, plain.stderr
     skipped = _run(tmp_path, "--verify-skip", "TICKS")
     assert skipped.returncode == 0, skipped.stderr
     assert "same results as gfortran" in skipped.stderr

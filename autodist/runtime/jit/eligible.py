@@ -128,9 +128,8 @@ def own_reason(u: ir.Unit, facts: ProgramFacts) -> str:
             st.associated(c.name) for c in u.commons):
         return "storage association (EQUIVALENCE or COMMON blocks declared unlike)"
     for sym in u.arrays:
-        if u.kind in ("subroutine", "function") and not sym.dummy and any(
-                d.bounds is None and d.upper is not None for d in sym.dims or ()):
-            return f"automatic array {sym.name} (allocated on each entry)"
+        if ir.is_automatic(u, sym) and sym.type.base in _TYPES:
+            return f"automatic array {sym.name}: {_TYPES[sym.type.base]}"
     for d in u.args:
         sym = u.symbol(d)
         if sym is not None and sym.dummy and not sym.is_array and sym.kind in ("subroutine", "function"):

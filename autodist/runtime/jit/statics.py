@@ -53,8 +53,8 @@ class Statics:
         out: list[Key] = []
         in_common = {m for c in u.commons for m in c.members}
         for sym in u.arrays:
-            if not sym.dummy and sym.name not in in_common:
-                out.append(("L", u.name, sym.name))
+            if not sym.dummy and sym.name not in in_common and not ir.is_automatic(u, sym):
+                out.append(("L", u.name, sym.name))  # (an automatic array is allocated on each entry)
         for c in u.commons:
             for k, m in enumerate(c.members):
                 sym = u.symbol(m)

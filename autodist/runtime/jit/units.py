@@ -39,6 +39,7 @@ from dataclasses import dataclass, field
 
 from ... import ir
 from ..codegen import intrinsic_code as ic
+from ..comm.storage import numpy_dtype
 from ..codegen.emitter import Code, ExprGen
 from ..codegen.facts import ProgramFacts
 from ..codegen.scan import phase_scalars
@@ -323,7 +324,7 @@ class KernelTranslator(UnitTranslator):
         em("_gl = 0")
         slot = {m: (c.name, k) for c in u.commons for k, m in enumerate(c.members)}
         for sym in u.arrays:
-            if sym.dummy:
+            if sym.dummy or ir.is_automatic(u, sym):
                 continue
             key = ("C", *slot[sym.name]) if sym.name in slot else ("L", u.name, sym.name)
             self._static_array(sym, key)
@@ -341,6 +342,27 @@ class KernelTranslator(UnitTranslator):
         for d in u.args:
             if self.is_array(d):
                 self._dummy_array(self.sym(d))
+        for sym in u.arrays:
+            if ir.is_automatic(u, sym):
+                self._automatic_array(sym)
+
+    def _automatic_array(self, sym: ir.Symbol) -> None:
+        """A local array whose bounds are known on entry: allocated here, zeros (as
+        the Python path allocates it), after the dummies its bounds may read."""
+        em, n = self.em, sym.name
+        lo, hi, ext = [], [], []
+        for k, dim in enumerate(sym.dims):
+            lo.append(f"L{k}_{n}")
+            hi.append(f"H{k}_{n}")
+            ext.append(f"E{k}_{n}")
+            em(f"{lo[k]} = {self.ex.int_expr(dim.lower)}")
+            em(f"{hi[k]} = {self.ex.int_expr(dim.upper)}")
+            em(f"{ext[k]} = max({hi[k]} - {lo[k]} + 1, 0)")
+        key = self._key(n, lo, hi)
+        dtype = numpy_dtype(sym.type).name
+        em(f"a_{n} = np.zeros({' * '.join(ext) or '1'}, np.{'bool_' if dtype == 'bool' else dtype})")
+        label = str(self.mod.label(f"{self.unit.name}.{n}"))
+        self.arrays[n] = KArray(f"a_{n}", lo, hi, ext, label, key, base_label=label)
 
     def _static_array(self, sym: ir.Symbol, key) -> None:
         bounds = [d.bounds for d in sym.dims]

@@ -239,7 +239,7 @@ class Executor(UnitIo):
             for sym in u.arrays:
                 if sym.dummy or sym.name in cm or plan.place(u.name, sym.name):
                     continue
-                if automatic(u, sym):  # allocated on each entry (enter)
+                if ir.is_automatic(u, sym):  # allocated on each entry (enter)
                     self.automatic.setdefault(u.name, []).append(sym)
                     continue
                 lay = self._declared_layout(u, sym.name)
@@ -654,13 +654,6 @@ def _jit_engine(options: RunOptions):
     from ..jit.engine import Jit
 
     return Jit(options.jit_after), ""
-
-
-def automatic(u: ir.Unit, sym: ir.Symbol) -> bool:
-    """Whether local array ``sym`` of subprogram ``u`` is automatic: bounds that
-    are not constants (dummies or COMMON scalars), evaluated on each entry."""
-    return u.kind in ("subroutine", "function") and not sym.dummy and any(
-        d.bounds is None and d.upper is not None for d in sym.dims or ())
 
 
 def _is_character(u: ir.Unit, name: str) -> bool:
