@@ -115,7 +115,7 @@ def _unit_insertions(an: ProgramAnalysis, unit: ir.Unit, instance: str, solution
             versions[r.name].append(dst)
         later.setdefault(r.target, {})[r.name] = dst
     group = _template_names(entry, dynamic)
-    avoid = tuple(s.name for s in unit.symbols)
+    avoid = tuple(s.name for s in unit.symbols) + tuple(_declared_names(existing))
     taken = frozenset(a.upper() for a in avoid)
     named_entry = {n: _named(n, lay, versions[n] if n in dynamic else None, group.get(n, ""), taken)
                    for n, lay in entry.items()}
@@ -273,6 +273,23 @@ def _template_names(entry: dict[str, Layout], dynamic: set[str]) -> dict[str, st
             names[key] = base if used[base] == 1 else f"{base}_{used[base]}"
         out[name] = names[key]
     return out
+
+
+def _declared_names(directives: list[ir.Directive]) -> set[str]:
+    """Processor arrangements and templates the unit's own directives declare
+    (kept in the output: the names written must differ from theirs)."""
+    from ..hpf.parse import parse_directive
+
+    names: set[str] = set()
+    for d in directives:
+        try:
+            parsed = parse_directive(d)
+        except Exception:
+            continue
+        for x in parsed:
+            if isinstance(x, (m.Processors, m.Template)):
+                names.update(a.name.upper() for a in getattr(x, "arrangements", ()) or getattr(x, "templates", ()))
+    return names
 
 
 def _directive_names(directives: list[ir.Directive]) -> set[str]:

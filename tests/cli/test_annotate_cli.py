@@ -132,6 +132,19 @@ def test_arrangement_names_never_clash_with_the_program(tmp_path):
     assert "PROCESSORS P(" not in text and "PROCESSORS PROCS(4)" in text
 
 
+def test_arrangement_names_never_clash_with_the_programs_own_directives(tmp_path):
+    # the program's PROCESSORS P stays (its DISTRIBUTE without formats is not modelled)
+    src = tmp_path / "own.f"
+    src.write_text("      PROGRAM OWN\n      REAL A(10, 10)\n      INTEGER I, J\n"
+                   "!HPF$ PROCESSORS P(2,2)\n!HPF$ DISTRIBUTE A ONTO P\n"
+                   "      DO 10 J = 1, 10\n      DO 10 I = 1, 10\n      A(I, J) = I + J\n   10 CONTINUE\n"
+                   "      PRINT *, A(3, 4)\n      END\n")
+    out = tmp_path / "out.f"
+    assert main(["annotate", str(src), "--procs", "4", "-o", str(out), "-q"]) == 0
+    text = out.read_text()
+    assert text.count("PROCESSORS P(") == 1 and "PROCESSORS PROCS(" in text
+
+
 def test_dynamic_arrays_with_other_alignments_are_realigned(tmp_path):
     # 40 points: at 20, keeping every array whole is cheapest on manycore_smp
     # (a parallel loop's start costs more than its share of the work)
