@@ -275,37 +275,36 @@ def _template_names(entry: dict[str, Layout], dynamic: set[str]) -> dict[str, st
     return out
 
 
+def _parsed(directives: list[ir.Directive]):
+    """The HPF directives of ``directives`` as parsed (those that do not parse left out)."""
+    from ..hpf.parse import parse_directive
+
+    for d in directives:
+        try:
+            yield from parse_directive(d)
+        except Exception:
+            continue
+
+
 def _declared_names(directives: list[ir.Directive]) -> set[str]:
     """Processor arrangements and templates the unit's own directives declare
     (kept in the output: the names written must differ from theirs)."""
-    from ..hpf.parse import parse_directive
-
     names: set[str] = set()
-    for d in directives:
-        try:
-            parsed = parse_directive(d)
-        except Exception:
-            continue
-        for x in parsed:
-            if isinstance(x, (m.Processors, m.Template)):
-                names.update(a.name.upper() for a in getattr(x, "arrangements", ()) or getattr(x, "templates", ()))
+    for x in _parsed(directives):
+        if isinstance(x, m.Processors):
+            names.update(a.name.upper() for a in x.arrangements)
+        elif isinstance(x, m.Template):
+            names.update(t.name.upper() for t in x.templates)
     return names
 
 
 def _directive_names(directives: list[ir.Directive]) -> set[str]:
     """Arrays and templates the user's own mapping directives name."""
-    from ..hpf.parse import parse_directive
-
     names: set[str] = set()
-    for d in directives:
-        try:
-            parsed = parse_directive(d)
-        except Exception:
-            continue
-        for x in parsed:
-            if isinstance(x, (m.Align, m.Distribute, m.Dynamic, m.Inherit)):
-                for attr in ("alignees", "distributees", "names", "objects"):
-                    names.update(getattr(x, attr, ()) or ())
+    for x in _parsed(directives):
+        if isinstance(x, (m.Align, m.Distribute, m.Dynamic, m.Inherit)):
+            for attr in ("alignees", "distributees", "names", "objects"):
+                names.update(getattr(x, attr, ()) or ())
     return {n.upper() for n in names if isinstance(n, str)}
 
 
