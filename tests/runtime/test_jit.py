@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -256,6 +257,79 @@ def test_a_constant_subscript_outside_constant_bounds_faults_as_in_python(jit_ca
     assert faults[0] == faults[1] == (message, 12)
 
 
+LOOP_SUBSCRIPTS = """\
+      PROGRAM LOOPS
+      DOUBLE PRECISION A(17), B(16, 3)
+      INTEGER K
+      CALL INSIDE(A, B)
+      CALL PASSED(A, K)
+      PRINT *, A(17), B(16, 3), K
+      CALL OUTSIDE(A, {n})
+      END
+      SUBROUTINE INSIDE(A, B)
+      DOUBLE PRECISION A(17), B(16, 3)
+      INTEGER I, J
+      DO 20 J = 1, 3
+         DO 10 I = 16, 1, -1
+            B(I, J) = DBLE(I * J)
+            A(I + 1) = B(17 - I, 4 - J) + A(2 * I - I + 1)
+   10    CONTINUE
+   20 CONTINUE
+      END
+      SUBROUTINE PASSED(A, K)
+      DOUBLE PRECISION A(17)
+      INTEGER I, K
+      K = 0
+      DO 10 I = 1, 4
+         CALL BUMP(I, K)
+         A(I) = A(I) + 1.0D0
+   10 CONTINUE
+      END
+      SUBROUTINE BUMP(I, K)
+      INTEGER I, K
+      K = K + I
+      END
+      SUBROUTINE OUTSIDE(A, N)
+      DOUBLE PRECISION A(17)
+      INTEGER I, N
+      DO 10 I = 1, 17
+         A(I + N) = 1.0D0
+   10 CONTINUE
+      END
+"""
+
+
+def _kernel_source(cache: Path, unit: str) -> str:
+    """The compiled code of ``unit`` in the kernel cache ``cache``."""
+    for f in sorted((cache / "jit").glob("k*.py")):
+        text = f.read_text()
+        start = text.find(f"def k_{unit}(")
+        if start >= 0:
+            end = text.find("\n@njit", start)
+            return text[start:end if end >= 0 else None]
+    raise AssertionError(f"no kernel of {unit} in {cache}")
+
+
+def test_subscripts_inside_the_bounds_on_every_trip_are_not_checked(jit_cache, tmp_path):
+    """The values of a DO variable fixed in its loop bound its subscripts: no check
+    is compiled where none can fail, and a subscript that can leave the bounds
+    still faults as on the Python path."""
+    runs = [run_here(tmp_path / f"in{jit}.f", jit=jit, text=LOOP_SUBSCRIPTS.format(n=0)) for jit in (True, False)]
+    (out, arrays, _, ex), (out0, arrays0, _, _) = runs
+    assert out == out0 and ex.kernels.calls["INSIDE"] == [1, 0]
+    same_arrays(arrays, arrays0)
+    checked = re.compile(r"\bat\(")
+    assert not checked.search(_kernel_source(jit_cache, "INSIDE"))
+    # a variable passed to a CALL may change in the loop: its subscripts stay checked
+    assert checked.search(_kernel_source(jit_cache, "PASSED"))
+    faults = []
+    for jit in (True, False):
+        with pytest.raises(RuntimeFault) as err:
+            run_here(tmp_path / f"out{jit}.f", jit=jit, text=LOOP_SUBSCRIPTS.format(n=1))
+        faults.append((err.value.message, err.value.line))
+    assert faults[0] == faults[1] == ("index 18 of A dimension 1 is outside 1:17", 36)
+
+
 SHORT_ACTUAL = """\
       PROGRAM SHORT
       DOUBLE PRECISION W(4), S
@@ -427,3 +501,4 @@ def test_routines_with_automatic_arrays_run_compiled(tmp_path, monkeypatch):
 def test_routines_with_automatic_arrays_verify_against_gfortran():
     got = cli("run", JIT / "automatic.f", "--jit-after", "0", "--verify", "--rtol", "0")
     assert got.returncode == 0, got.stderr
+

@@ -10,11 +10,23 @@ from __future__ import annotations
 from ... import ir
 from . import intrinsic_code as ic
 from .facts import unsupported
+from .ranges import Interval, fixed_in, loop_interval
 from .scan import labels_in
 
 
 class ControlFlow:
     """Statement lists, jumps, DO loops and IF blocks (a mixin of the translator)."""
+
+    #: The values of the DO variables (by their code) of the loops around the
+    #: code being emitted, where known and fixed in the body (see ranges.py).
+    loop_ranges: dict[str, Interval] = {}
+
+    def fixed_variable(self, name: str) -> bool:
+        """Whether only the unit's own statements can assign scalar ``name``: a
+        local variable, not in COMMON, not a dummy, not EQUIVALENCEd."""
+        s = self.sym(name)
+        return (s is not None and self.scalar_var(name) and not s.dummy and s.common is None
+                and not s.equivalenced)
 
     def block(self, stmts: tuple[ir.Stmt, ...]) -> None:
         targets = labels_in(stmts) & self.all_targets
@@ -96,9 +108,11 @@ class ControlFlow:
                 return
         raise unsupported(f"GO TO {label} (no such label where the jump can reach it)", self.ex.span)
 
-    def trip_range(self, start: ir.Expr, end: ir.Expr, step: ir.Expr | None, what: str) -> str:
+    def trip_range(self, start: ir.Expr, end: ir.Expr, step: ir.Expr | None,
+                   what: str) -> tuple[str, Interval | None]:
         """Emit the Python ``range`` of an integer DO (or implied DO) and
-        return its name: the trip count fixed on entry, a zero step a fault.
+        return its name (the trip count fixed on entry, a zero step a fault)
+        and the values the variable takes on its trips when they are known.
         After the loop the variable is ``r.start + len(r) * r.step``."""
         em = self.em
         lo, hi = self.ex.int_expr(start), self.ex.int_expr(end)
@@ -113,7 +127,7 @@ class ControlFlow:
             with em.indent():
                 em(f"raise {self.fault_code(f'{what} with a zero step')}")
             em(f"{r} = range({lo}, {hi} + (1 if {st} > 0 else -1), {st})")
-        return r
+        return r, loop_interval(lo, hi, by, self.loop_ranges)
 
     def fault_code(self, message: str) -> str:
         """The code of the fault ``message`` raised where the code stands."""
@@ -128,14 +142,22 @@ class ControlFlow:
         synced = self.calls_out(tuple(e for e in (s.start, s.end, s.step) if e is not None))
         if synced:
             self.store_commons()
-        r = self.trip_range(s.start, s.end, s.step, "DO loop")
+        r, values = self.trip_range(s.start, s.end, s.step, "DO loop")
         if synced:
             self.load_commons()
         self.count_loop_entry(s.span, f"len({r})")
+        ranged = values is not None and self.fixed_variable(s.var) and fixed_in(s.var, s.body)
         with self.loop():
             em(f"for v_{s.var} in {r}:")
             with em.indent():
-                self.block(s.body)
+                if ranged:
+                    outer = self.loop_ranges
+                    self.loop_ranges = {**outer, f"v_{s.var}": values}
+                try:
+                    self.block(s.body)
+                finally:
+                    if ranged:
+                        self.loop_ranges = outer
             em("else:")
             with em.indent():
                 em(f"v_{s.var} = {r}.start + len({r}) * {r}.step")

@@ -130,7 +130,7 @@ class InputOutput:
     def implied_do(self, item: ir.ImpliedDo, each) -> None:
         """The loop of an implied DO in an I/O list, ``each`` of its items inside."""
         em = self.em
-        r = self.trip_range(item.start, item.end, item.step, "implied DO")
+        r, _ = self.trip_range(item.start, item.end, item.step, "implied DO")
         em(f"for v_{item.var} in {r}:")
         with em.indent():
             for x in item.items:

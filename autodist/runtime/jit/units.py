@@ -42,6 +42,7 @@ from ..codegen import intrinsic_code as ic
 from ..comm.storage import numpy_dtype
 from ..codegen.emitter import Code, ExprGen
 from ..codegen.facts import ProgramFacts
+from ..codegen.ranges import interval
 from ..codegen.scan import phase_scalars
 from ..codegen.units import UnitTranslator
 from .eligible import io_reason
@@ -165,6 +166,9 @@ class KArray:
     off: str = "0"
     avail: str | None = None  # the length of the actual's storage (dummies: positions past it hold nothing)
     base_label: str = ""  # the actual's label (a dummy's past-the-end fault names it)
+    #: per dimension, constant bounds inside the bounds in effect (a dummy's declared
+    #: ones: its last dimension may reach further, never less), or None
+    safe: tuple[tuple[int, int] | None, ...] = ()
 
 
 class _KernelExpr(JitExpr, ExprGen):
@@ -432,7 +436,8 @@ class KernelTranslator(UnitTranslator):
             em(f"n_{d} = S_{d}")
             em(f"m_{d} = g_{d}")
         self.padded.append(d)
-        self.arrays[d] = KArray(f"a_{d}", lo, hi, ext, f"lab_{d}", key, f"o_{d}", f"m_{d}", f"lb_{d}")
+        self.arrays[d] = KArray(f"a_{d}", lo, hi, ext, f"lab_{d}", key, f"o_{d}", f"m_{d}", f"lb_{d}",
+                                tuple(dim.bounds for dim in sym.dims))
 
     def release_padded(self) -> None:
         """Before leaving the unit: the padded copies of dummies back into their actuals;
@@ -478,6 +483,11 @@ class KernelTranslator(UnitTranslator):
             v, lo, hi = _int(code), _int(ka.lo[d]), _int(ka.hi[d])
             if v is not None and lo is not None and hi is not None and lo <= v <= hi:
                 terms.append(v - lo)  # a constant subscript inside constant bounds: no check, no arithmetic
+                continue
+            box = (lo, hi) if lo is not None and hi is not None else (ka.safe[d] if ka.safe else None)
+            values = interval(code, self.loop_ranges) if box is not None else None
+            if values is not None and box[0] <= values[0] and values[1] <= box[1]:
+                terms.append(f"({code} - {ka.lo[d]})")  # inside the bounds on every trip of the loops around
                 continue
             site = self.mod.sites.index(f"{e.name if self.bare else '{label}'} dimension {d + 1}", self.em.where)
             terms.append(f"(at({site}, {code}, {ka.lo[d]}, {ka.hi[d]}, {ka.label}) - {ka.lo[d]})")
