@@ -407,11 +407,11 @@ def _receives(phase: Phase, array: str, lay: Layout, items: list[tuple[Section, 
     own, held, kept = _missed(phase, lay, items, nranks, rank)
     if not kept:
         return 0, 0
-    boxes = _dedupe([s for s, _, _ in kept])
-    missing = _count_missing(boxes, held)
+    pieces = disjoint_pieces(_dedupe([s for s, _, _ in kept]), held)  # what it misses, disjoint
+    missing = sum(p.count() for p in pieces)
     if missing == 0:
         return 0, 0
-    return missing * facts[array].elem_size, _senders(boxes, held, own, rank)
+    return missing * facts[array].elem_size, _senders(pieces, own, rank)
 
 
 def _attributed(phase: Phase, array: str, lay: Layout, items: list[tuple[Section, int, int]], nranks: int,
@@ -519,13 +519,6 @@ def _union_count(boxes: list[Section], within: Section | None = None) -> int:
     return sum(p.count() for p in disjoint_pieces(boxes, None))
 
 
-def _count_missing(boxes: list[Section], held: Section | None) -> int:
-    n = _union_count(boxes)
-    if held is None:
-        return n
-    return n - _union_count(boxes, held)
-
-
 def _touching(dm, s: IndexSet) -> list[int]:
     """Grid coordinates along one axis owning some index of ``s``."""
     if not dm.distributed:
@@ -553,21 +546,17 @@ def _candidate_senders(boxes: list[Section], own) -> set[int]:
     return out
 
 
-def _senders(boxes: list[Section], held: Section | None, own, rank: int) -> int:
-    """Ranks other than ``rank`` that hold (as primary) part of what it misses."""
-    senders = set()
-    for r in sorted(_candidate_senders(boxes, own)):
+def _senders(pieces: tuple[Section, ...], own, rank: int) -> int:
+    """Ranks other than ``rank`` that hold (as primary) part of what it misses
+    (``pieces``: disjoint boxes of the elements it misses)."""
+    senders = 0
+    for r in sorted(_candidate_senders(list(pieces), own)):
         if r == rank or r >= own.nranks or not own.holds(r) or not own.is_primary(r):
             continue
         o = own.owned(r)
-        if o is None:
-            continue
-        got = _union_count(boxes, o)
-        if held is not None and got:
-            got -= _union_count(boxes, o.intersect(held))
-        if got > 0:
-            senders.add(r)
-    return len(senders)
+        if o is not None and any(p.count_intersection(o) for p in pieces):
+            senders += 1
+    return senders
 
 
 def _attribute(items, held: Section | None, lay: Layout, own, phase: Phase) -> dict[tuple[TableRoutine, int | None], int]:
