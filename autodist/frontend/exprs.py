@@ -19,7 +19,8 @@ from fparser.two.utils import BinaryOpBase, UnaryOpBase
 
 from ..errors import FortranError
 from ..ir import constant as ir_constant
-from ..ir import LOGICAL, BinOp, Const, Expr, FuncRef, ImpliedDo, Index, Name, OpaqueExpr, Substring, Type, UnOp
+from ..ir import (LOGICAL, BinOp, Const, Expr, FuncRef, ImpliedDo, Index, Name, OpaqueExpr, SectionActual,
+                  Substring, Triplet, Type, UnOp)
 from .fold import fold, make, rounded
 
 _OPS = {
@@ -173,7 +174,19 @@ class ExprConverter:
                 if stride is None or ir_constant(self.convert(stride)) == 1:
                     first = self.convert(lo) if lo is not None else dims[0].lower
                     return Index(name, (first, *(self.convert(x) for x in items[1:])))
+            if dims and len(items) == len(dims) and any(isinstance(x, F.Subscript_Triplet) for x in items) \
+                    and not any(isinstance(x, F.Subscript_Triplet) and x.items[1] is None and d.upper is None
+                                for x, d in zip(items, dims)):
+                return SectionActual(str(node), "array section", name, tuple(
+                    self._triplet(x, d) if isinstance(x, F.Subscript_Triplet) else self.convert(x)
+                    for x, d in zip(items, dims)))
         return self.convert(node)
+
+    def _triplet(self, node, dim) -> Triplet:
+        lo, hi, stride = node.items
+        return Triplet(dim.lower if lo is None else self.convert(lo),
+                       dim.upper if hi is None else self.convert(hi),
+                       None if stride is None else self.convert(stride))
 
     def _reference(self, name_node, arg_list, node) -> Expr:
         name = str(name_node).upper()

@@ -28,6 +28,7 @@ from .kinds import FuncKind, IoKind, Op, UnaryOp, coerce
 __all__ = [
     "Span", "Type", "INTEGER", "REAL", "DOUBLE", "COMPLEX", "LOGICAL", "NOTYPE", "DERIVED",
     "Expr", "Const", "Name", "Index", "FuncRef", "BinOp", "UnOp", "Substring", "ImpliedDo", "OpaqueExpr",
+    "Triplet", "SectionActual",
     "Stmt", "Assign", "Do", "DoWhile", "Branch", "If", "ArithIf", "Goto", "ComputedGoto", "Continue",
     "Call", "Return", "Stop", "Io", "Directive", "Opaque", "ENTRY_REASON", "is_lowered",
 ]
@@ -219,6 +220,39 @@ class OpaqueExpr(Expr):
 
     text: str
     reason: str
+
+
+@dataclass(frozen=True)
+class Triplet:
+    """``lower:upper:step`` of an array section, the bounds filled in from the
+    declaration where the source leaves them out."""
+
+    lower: Expr
+    upper: Expr
+    step: Expr | None
+
+    def exprs(self) -> tuple[Expr, ...]:
+        return (self.lower, self.upper) + ((self.step,) if self.step is not None else ())
+
+
+@dataclass(frozen=True)
+class SectionActual(OpaqueExpr):
+    """An array section passed to a routine of the program that is not one
+    stretch of storage from its first element (``A(1:N:2, J)``, ``A(I, 2:N)``;
+    a contiguous one is passed as that element).  Opaque to the analysis (the
+    whole array as its only sub-expression, besides the subscripts: every
+    element may be read or written); the runtime passes a copy of its elements
+    in array element order and stores the copy back after the call
+    (copy-in/copy-out, as compilers do)."""
+
+    name: str
+    subscripts: tuple["Expr | Triplet", ...]
+
+    def children(self) -> tuple[Expr, ...]:
+        out: list[Expr] = [Name(self.name)]
+        for s in self.subscripts:
+            out.extend(s.exprs() if isinstance(s, Triplet) else (s,))
+        return tuple(out)
 
 
 # --------------------------------------------------------------------------- statements

@@ -1,7 +1,9 @@
 """A contiguous array section passed to one of the program's own routines is
 its first element (sequence association passes the same storage); a strided
-or later-dimension section, and sections given to intrinsics or to routines
-outside the program, stay opaque array sections."""
+or later-dimension section is a ``SectionActual`` (opaque to the analysis,
+copied in and out by the runtime) with its bounds filled in from the
+declaration; sections given to intrinsics or to routines outside the program
+stay opaque array sections."""
 
 from __future__ import annotations
 
@@ -50,3 +52,14 @@ def test_contiguous_sections_to_own_routines_are_their_first_element():
     assert tail == ir.Index("X", (four,))
     for e in (strided, row, outside):
         assert isinstance(e, ir.OpaqueExpr) and e.reason == "array section", e
+    one = ir.Const(1, ir.INTEGER)
+    assert strided.name == "X" and strided.subscripts == (
+        ir.Triplet(ir.Const(2, ir.INTEGER), ir.Const(9, ir.INTEGER), three),)
+    assert row.name == "A" and row.subscripts == (one, ir.Triplet(ir.Const(2, ir.INTEGER), three, None))
+    assert not isinstance(outside, ir.SectionActual)
+
+
+def test_a_strided_section_shows_its_array_and_subscripts_to_the_analysis():
+    _, _, strided, row, _, _ = _args()
+    assert [x for x in row.walk() if isinstance(x, ir.Name)] == [ir.Name("A")]
+    assert ir.Name("X") in list(strided.walk())

@@ -169,6 +169,14 @@ def mpi_case_contiguous_array_sections_passed_to_routines_annotated(comm):
     check_against_gfortran(comm, _text(comm, "section_actuals.f", annotate=True))
 
 
+def mpi_case_strided_array_sections_copied_in_and_out(comm):
+    check_against_gfortran(comm, _text(comm, "strided_sections.f"))
+
+
+def mpi_case_strided_array_sections_copied_in_and_out_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "strided_sections.f", annotate=True))
+
+
 def mpi_case_rank_one_array_assignments(comm):
     check_against_gfortran(comm, _text(comm, "array_assignments.f"))
 

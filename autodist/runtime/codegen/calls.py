@@ -26,20 +26,26 @@ class Calls:
         em = self.em
         r = em.fresh("res")
         if is_dummy_procedure(self.unit, s.name):  # the routine the dummy holds, among those that may
-            options = [(f"v_{s.name} == {t!r}",) + self.subroutine_call(t, intrinsic, s)
-                       for t, intrinsic in self.procedure_targets(s.name)]
+            targets = [(f"v_{s.name} == {t!r}", t, intrinsic) for t, intrinsic in self.procedure_targets(s.name)]
         else:
-            options = [(None,) + self.subroutine_call(s.name, False, s)]
+            targets = [(None, s.name, False)]
+        options = []
+        for cond, t, intrinsic in targets:
+            self.sections_back = []
+            options.append((cond,) + self.subroutine_call(t, intrinsic, s) + (self.sections_back,))
+        self.sections_back = None
         self.store_commons()
         phase = s.span.first in self.call_lines
         if phase:
             em(f"with _rt.call_phase(_f, {s.span.first}):")
             em.level += 1
-        for k, (cond, call, writeback) in enumerate(options):
+        for k, (cond, call, writeback, back) in enumerate(options):
             if cond is not None:
                 em(f"{'if' if k == 0 else 'elif'} {cond}:")
                 em.level += 1
             em(f"{r} = {call}")
+            for line in back:
+                em(line)
             self.load_commons()
             for j, target in writeback:
                 self.store_result(f"{r}[{j}]", target)
@@ -98,6 +104,9 @@ class Calls:
             if p is not None:
                 raise unsupported(f"passing routine {p[0]} to dummy {d} of {name}, which is no procedure", span)
             if dsym is not None and dsym.is_array:
+                if isinstance(a, ir.SectionActual) and self.is_array(a.name):
+                    out.append(self.section_actual(a, dsym, name, span, k in modified))
+                    continue
                 if not (isinstance(a, (ir.Name, ir.Index)) and self.is_array(a.name)):
                     what = (f"{a.reason} {a.text}" if isinstance(a, ir.OpaqueExpr)
                             else "an expression" if not isinstance(a, (ir.Name, ir.Index, ir.Const)) else "a scalar")
@@ -124,6 +133,39 @@ class Calls:
             return f"a_{a.name}"
         subs = ", ".join(self.ex.int_expr(x) for x in a.subscripts)
         return f"_rt.element(a_{a.name}, ({subs},))"
+
+    #: Statements storing back the copies of array sections passed to the CALL
+    #: being translated (None where a section cannot be passed: a FUNCTION
+    #: reference has no statement after the call to store them back in).
+    sections_back: list[str] | None = None
+
+    def section_actual(self, a: ir.SectionActual, dummy: ir.Symbol, callee: str, span: ir.Span,
+                       modified: bool) -> str:
+        """The code passing array section ``a`` to array ``dummy`` of ``callee``
+        (which may define it when ``modified``): a copy of its elements in array
+        element order, made before the call and stored back after it
+        (copy-in/copy-out, as compilers pass a section that is not one stretch
+        of storage).  A FUNCTION reference has no statement after the call to
+        store the copy back in: one that may define the dummy is refused."""
+        if self.sections_back is None and modified:
+            raise unsupported(f"passing array section {a.text} to array dummy {dummy.name} of FUNCTION {callee}, "
+                              f"which may define it (copy-out after a function reference)", span)
+        specs = []
+        for x in a.subscripts:
+            if isinstance(x, ir.Triplet):
+                step = "1" if x.step is None else self.ex.int_expr(x.step)
+                specs.append(f"({self.ex.int_expr(x.lower)}, {self.ex.int_expr(x.upper)}, {step})")
+            else:
+                specs.append(self.ex.int_expr(x))
+        where = f"({', '.join(specs)},)"
+        if self.sections_back is None:  # read only, inside an expression
+            return f"_rt.section_in(a_{a.name}, {where}, {a.text!r})"
+        t, at = self.em.fresh("sec"), self.em.fresh("at")
+        self.em(f"{at} = {where}")
+        self.em(f"{t} = _rt.section_in(a_{a.name}, {at}, {a.text!r})")
+        if modified:
+            self.sections_back.append(f"_rt.section_out(a_{a.name}, {at}, {t})")
+        return t
 
     def extension(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span
                   ) -> tuple[str, list[tuple[int, ir.Expr]]]:

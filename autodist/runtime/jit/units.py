@@ -631,6 +631,10 @@ class KernelTranslator(UnitTranslator):
         ka, pos = self.position(a)
         return f"{ka.buf}, {pos}, {ka.label}, 0"
 
+    def section_actual(self, a: ir.SectionActual, dummy: ir.Symbol, callee: str, span: ir.Span,
+                       modified: bool) -> str:
+        raise NotCompiled(f"passes array section {a.text} to {callee} (copied in and out in Python)")
+
     def fault_code(self, message: str) -> str:
         return f"JitFault({self.mod.sites.message(message, self.em.where)}, 0, 0, 0, -1)"
 
