@@ -502,3 +502,40 @@ def test_routines_with_automatic_arrays_verify_against_gfortran():
     got = cli("run", JIT / "automatic.f", "--jit-after", "0", "--verify", "--rtol", "0")
     assert got.returncode == 0, got.stderr
 
+
+class _Ranks:
+    """A communicator of ``len(wishes)`` ranks seen from one of them: the
+    allreduce MAX over every rank's wish at the same call."""
+
+    def __init__(self, wishes, call):
+        self.wishes, self.call, self.calls = wishes, call, 0
+
+    def Get_size(self):
+        return len(self.wishes)
+
+    def allreduce(self, value, op):
+        self.calls += 1
+        return max(int(w(self.call)) for w in self.wishes)
+
+
+def test_the_ranks_agree_on_when_a_procedure_is_compiled():
+    """Ranks that want a procedure compiled at different calls (seconds run
+    uncompiled, the kernel cache on disk) all switch at the same call: a rank
+    running the kernel skips the collectives the translation makes."""
+    from autodist.runtime.jit.engine import agreed
+
+    wishes = [lambda n: n >= 3, lambda n: n >= 6, lambda n: False]
+    collectives = 0
+    switched = []
+    for rank in range(3):
+        for n in range(1, 40):
+            comm = _Ranks(wishes, n)
+            if agreed(wishes[rank](n), n, comm):
+                switched.append(n)
+                collectives += comm.calls
+                break
+            collectives += comm.calls
+    assert switched == [4, 4, 4]  # the first agreement call after the first rank's wish
+    assert collectives == 3 * 3  # calls 1, 2 and 4 only
+    one = _Ranks([lambda n: n >= 5], 5)
+    assert agreed(True, 5, one) and one.calls == 0  # alone: no collective, no waiting

@@ -127,11 +127,15 @@ class Module:
 
     @contextmanager
     def compiling(self):
-        """Held while numba compiles (or loads) a kernel of this module: one process
-        at a time, waiting for the one before (whose work it then finds in the cache)."""
+        """Held while numba compiles (or loads) a kernel: one process at a time,
+        waiting for the one before (whose work it then finds in the cache).  One
+        lock for the whole cache, not one per module: the kernels of every module
+        call the same helpers (:mod:`.helpers`), whose specializations numba adds
+        to one index on disk that two processes must not write at once (4 ranks
+        compiling different kernels made numba fail to type a helper call)."""
         try:
             import fcntl
-            f = open(cache_dir() / f"k{self.digest}.lock", "a")
+            f = open(cache_dir() / "compiling.lock", "a")
         except (ImportError, OSError):  # no locks here: each process compiles on its own
             yield
             return

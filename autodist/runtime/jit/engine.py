@@ -93,6 +93,23 @@ def default_after() -> float:
         return DEFAULT_AFTER
 
 
+def agreed(mine: bool, call: int, comm) -> bool:
+    """Whether every rank compiles a procedure at its ``call``-th uncompiled
+    call, from this rank's wish ``mine``.  The seconds run uncompiled and the
+    kernel cache on disk differ between ranks, and a rank that runs the kernel
+    skips collectives the translation makes, so they agree — any rank wishing
+    it, all do — on the 1st, 2nd, 4th, 8th, ... call, the same calls on every
+    rank (each rank makes every call): a hot procedure waits at most as many
+    calls again, and a collective is made only log2(calls) times."""
+    if comm.Get_size() == 1:
+        return mine
+    if call & (call - 1):
+        return False
+    from mpi4py import MPI
+
+    return bool(comm.allreduce(int(mine), op=MPI.MAX))
+
+
 class Jit:
     """Compiled execution of one run (see the module docstring)."""
 

@@ -28,7 +28,7 @@ from ... import ir
 from ...errors import RuntimeFault
 from ..codegen import intrinsic_code as ic
 from ..codegen.generated import StopProgram
-from .engine import Jit, arg_types, converter
+from .engine import Jit, agreed, arg_types, converter
 from .program import PhaseKernelInfo, ProgramKernels
 from .statics import SCALAR_DTYPES, shape_key
 
@@ -273,11 +273,18 @@ class ProcedureEntry:
             if self.seconds >= self.kernels.jit.after and not self.kernels.ready.get(self.name):
                 self.kernels.k.module.want(self.name)
 
+    def _hot(self) -> bool:
+        """Compile now?  Every rank must answer alike (:func:`~.engine.agreed`):
+        the translation does the collectives of the callee's own mapping (its
+        dummies remapped on entry) that the kernel, on storage held whole, does not."""
+        k = self.kernels
+        return agreed(k.jit.hot(self.seconds, k.k.module, self.name), self.counts[1] + 1, k.ex.comms.comm)
+
     def __call__(self, rt, *actuals):
         k = self.kernels
         if k.ready.get(self.name):  # numba could not compile it
             return self._python(rt, actuals, k.ready[self.name])
-        if self.name not in k.fns and not k.jit.hot(self.seconds, k.k.module, self.name):
+        if self.name not in k.fns and not self._hot():
             return self._python(rt, actuals, k.jit.cold_reason(self.seconds))
         got = self._arguments(actuals)
         if got is None:

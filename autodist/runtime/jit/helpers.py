@@ -30,7 +30,15 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from ..fortran.intrinsics import ELEMENTARY, EXTRA_ELEMENTARY
+from .compiler import cache_dir
 
+# numba's cache of these helpers and of the kernels goes under autodist's cache (one
+# lock guards it, :meth:`.compiler.Module.compiling`), not beside this file: every
+# kernel adds its specializations of the helpers to their index there, and processes
+# with different caches (jobs, test workers) writing one index at once mixed up its
+# entries (a helper then failed to type in every later run)
+if not numba.config.CACHE_DIR:
+    numba.config.CACHE_DIR = str(cache_dir() / "numba")
 
 # kernels that write through object mode keep the GIL there, which numba notes on every compile
 warnings.filterwarnings("ignore", message=".*Code running in object mode", category=numba.NumbaWarning)
