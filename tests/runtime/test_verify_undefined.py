@@ -67,3 +67,16 @@ def test_elements_and_words_the_program_never_defines_are_left_out(tmp_path):
     # A, B and L have their even elements undefined, and A(N) is printed; when the
     # stack held zeros there under gfortran, nothing differed and nothing was left out
     assert "left out" not in line or "60 element(s) and 1 printed word(s) left out" in line, line
+
+
+@pytest.mark.mpi
+@requires_gfortran
+def test_a_source_named_without_a_fortran_suffix_is_compared_with_gfortran(tmp_path):
+    # annotate -o out writes a file gfortran would hand to the linker by its name
+    src = tmp_path / "annotated_out"
+    src.write_text("      PROGRAM P\n      REAL A(4)\n      DO 10 I = 1, 4\n      A(I) = I * 0.5\n"
+                   " 10   CONTINUE\n      PRINT *, A(4)\n      END\n")
+    done = subprocess.run([sys.executable, "-m", "autodist", "run", "-np", "2", "--verify", str(src)],
+                          capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "verify: same results as gfortran (1 array(s) and the output)" in done.stderr, done.stderr

@@ -197,6 +197,17 @@ def gfortran_available() -> str | None:
     return shutil.which("gfortran")
 
 
+#: The suffixes gfortran takes for Fortran source (others it hands to the linker).
+GFORTRAN_SUFFIXES = frozenset({".f", ".for", ".ftn", ".fpp", ".F", ".FOR", ".FTN", ".FPP",
+                               ".f90", ".f95", ".f03", ".f08", ".F90", ".F95", ".F03", ".F08"})
+
+
+def gfortran_name(path: Path) -> str:
+    """``path``'s name as gfortran compiles it: ``.f`` appended where autodist
+    read a fixed-form file by a suffix gfortran does not know (``annotate -o out``)."""
+    return path.name if path.suffix in GFORTRAN_SUFFIXES else f"{path.name}.f"
+
+
 def _dump_lines(arrays: list[str]) -> list[str]:
     """Statements writing ``arrays`` to ``fort.71``, ``fort.72``, ...
     (they fit in fixed form: six blanks, at most 72 columns)."""
@@ -234,7 +245,7 @@ def run_gfortran(program: ir.Program, include_dirs=(), timeout: float = 600.0,
             if f == main.span.file and arrays:
                 end = main.span.last - 1
                 text = text[:end] + _dump_lines(arrays) + text[end:]
-            out = tmpd / f"src{k}_{Path(f).name}"
+            out = tmpd / f"src{k}_{gfortran_name(Path(f))}"
             out.write_bytes(("\n".join(text) + "\n").encode(SOURCE_CODEC))
             sources.append(out)
         incs = [f"-I{Path(f).resolve().parent}" for f in program.files] + [f"-I{d}" for d in include_dirs]
