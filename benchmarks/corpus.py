@@ -61,6 +61,7 @@ class Program:
 
 def programs(root: Path) -> list[Program]:
     out = []
+    root = root.resolve()  # the builds run in scratch folders: a relative DIR would not reach the sources
     for entry in sorted(root.iterdir()):
         if entry.is_dir():
             files = sorted(str(p) for p in entry.rglob("*") if p.suffix in SUFFIXES and p.is_file())

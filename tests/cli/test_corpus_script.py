@@ -37,9 +37,10 @@ def test_every_step_runs_written_and_annotated(tmp_path):
     folder.mkdir(parents=True)
     (folder / "main.f").write_text(STENCIL)
     out = tmp_path / "result.json"
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus.py"), str(tmp_path / "corpus"),
+    # DIR relative to where the user stands (the builds run in scratch folders)
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "corpus.py"), "corpus",
                            "--build", "--output", "--run", "2", "--timeout", "120", "--json", str(out)],
-                          capture_output=True, text=True, timeout=600)
+                          capture_output=True, text=True, timeout=600, cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     (prog,) = json.loads(out.read_text())
     outcomes = {name: step["outcome"] for name, step in prog["steps"].items()}
