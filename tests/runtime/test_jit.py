@@ -191,6 +191,15 @@ def test_distributed_phases_run_compiled_on_every_rank_count(distributed_reports
 
 
 @pytest.mark.mpi
+def test_helpers_are_compiled_once_whatever_constants_the_phases_give_them(distributed_reports, jit_cache):
+    # the loop bounds of each rank's part are constants of its kernels: given to the
+    # helpers as literals, numba compiled clip() anew for each (17 times on 4 ranks)
+    for helper in ("clip", "span_check"):
+        compiled = list(jit_cache.rglob(f"helpers.{helper}-*.nbc"))
+        assert 1 <= len(compiled) <= 2, [p.name for p in compiled]
+
+
+@pytest.mark.mpi
 def test_no_jit_runs_the_numpy_and_inline_paths_with_the_same_output(distributed_reports):
     got, report = distributed_reports["no-jit"]
     assert got.returncode == 0, got.stderr

@@ -58,7 +58,7 @@ class JitExpr:
             return super().power(base, expo, const)
         if ic.kind(bt) == "i":
             site = self.sites.message("zero raised to a negative power", self._where())
-            return f"ipow_at({site}, {bc}, {ec})", bt
+            return f"ipow_at(np.int64({site}), {bc}, {ec})", bt  # not one compiled helper per site
         if const is None:
             return f"powi({bc}, {ec})", bt
         if const == 0:

@@ -31,6 +31,18 @@ from .faults import Sites
 _WIDE = 1 << 62  # the bounds of a loop no set restricts
 
 
+def _typed(*codes: str) -> str:
+    """Helper arguments with their integer constants as int64 values: numba
+    compiles a helper anew for every tuple of literal arguments it is called
+    with (17 specializations of ``clip`` for one 4-rank program), and once for
+    int64 ones."""
+    out = []
+    for c in codes:
+        c = str(c)
+        out.append(f"np.int64({c})" if c.lstrip("-").isdigit() else c)
+    return ", ".join(out)
+
+
 class _JitFastExpr(JitExpr, _FastExpr):
     def __init__(self, gen: "JitFastGen"):
         super().__init__(gen)
@@ -73,7 +85,7 @@ class JitFastGen(FastGen):
             for end in (f"{r}[0]", f"{r}[len({r}) - 1]"):
                 self.em(f"check({site}, {c1} * {end} + {c0}, {bounds[0]}, {bounds[1]})")
         else:
-            self.em(f"span_check({site}, {r}[0], {r}[1], {r}[2], {c1}, {c0}, {bounds[0]}, {bounds[1]})")
+            self.em(f"span_check({_typed(site)}, {r}[0], {r}[1], {r}[2], {_typed(c1, c0, bounds[0], bounds[1])})")
 
     def python_loop(self, n: LoopNode, visit) -> None:
         em = self.em
@@ -88,7 +100,7 @@ class JitFastGen(FastGen):
         r = em.fresh("r")
         if s is None or s.is_interval:
             lo, hi = (-_WIDE, _WIDE) if s is None else (s.lo, s.hi)
-            em(f"{r} = clip({site}, {a}, {b}, {st}, {lo}, {hi})")
+            em(f"{r} = clip({_typed(site, a, b, st, lo, hi)})")
             self._values[r] = False
             # the step is a constant of the fast path: written as one, the loop compiles as a counted loop
             em(f"if len(range({r}[0], {r}[1], {st})):")
