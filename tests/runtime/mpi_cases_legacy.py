@@ -177,6 +177,14 @@ def mpi_case_strided_array_sections_copied_in_and_out_annotated(comm):
     check_against_gfortran(comm, _text(comm, "strided_sections.f", annotate=True))
 
 
+def mpi_case_scalars_passed_to_array_dummies(comm):
+    check_against_gfortran(comm, _text(comm, "scalar_actuals.f"))
+
+
+def mpi_case_scalars_passed_to_array_dummies_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "scalar_actuals.f", annotate=True))
+
+
 def mpi_case_rank_one_array_assignments(comm):
     check_against_gfortran(comm, _text(comm, "array_assignments.f"))
 

@@ -109,3 +109,20 @@ def test_a_strided_section_given_to_a_function_that_defines_it_is_named_in_the_r
     assert float(out.stdout.split()[0]) == 1.0
 
 
+
+
+def test_a_scalar_given_to_a_function_array_dummy_is_passed_or_named_in_the_refusal(tmp_path):
+    # a CALL stores a scalar given to an array dummy back after it (scalar_actuals.f, an
+    # MPI case against gfortran); a function reference gets its value when it reads it only
+    src = tmp_path / "one.f"
+    src.write_text("      PROGRAM ONE\n      DOUBLE PRECISION X, D, F\n      X = 3.0D0\n"
+                   "      D = F(X) + F(X + 1.0D0)\n      PRINT *, D, X\n      END\n"
+                   "      DOUBLE PRECISION FUNCTION F(V)\n      DOUBLE PRECISION V(1)\n"
+                   "      F = 2.0D0 * V(1)\n      END\n")
+    out = cli("run", str(src), "-np", "1")
+    assert out.returncode == 0, out.stderr
+    assert [float(w) for w in out.stdout.split()] == [14.0, 3.0]
+    src.write_text(src.read_text().replace("      F = 2.0D0 * V(1)\n", "      V(1) = 1.0D0\n      F = V(1)\n"))
+    out = cli("run", str(src), "-np", "1")
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "one.f:4: passing scalar X to array dummy V of FUNCTION F, which may define it" in out.stderr

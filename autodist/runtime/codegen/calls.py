@@ -44,12 +44,13 @@ class Calls:
                 em(f"{'if' if k == 0 else 'elif'} {cond}:")
                 em.level += 1
             em(f"{r} = {call}")
-            for line in back:
-                em(line)
             self.load_commons()
-            for j, target in writeback:
-                self.store_result(f"{r}[{j}]", target)
-            if any(isinstance(t, ir.Name) and t.name in {m for m, _, _ in self.common_scalars} for _, t in writeback):
+            stored = [(f"{r}[{j}]", target) for j, target in writeback]
+            for copy_back in back:
+                stored += copy_back()
+            for code, target in stored:
+                self.store_result(code, target)
+            if any(isinstance(t, ir.Name) and t.name in {m for m, _, _ in self.common_scalars} for _, t in stored):
                 self.store_commons()
             if cond is not None:
                 em.level -= 1
@@ -107,6 +108,10 @@ class Calls:
                 if isinstance(a, ir.SectionActual) and self.is_array(a.name):
                     out.append(self.section_actual(a, dsym, name, span, k in modified))
                     continue
+                if not isinstance(a, ir.OpaqueExpr) and not (isinstance(a, (ir.Name, ir.Index))
+                                                             and self.is_array(a.name)):
+                    out.append(self.scalar_actual(a, dsym, name, span, k in modified))
+                    continue
                 if not (isinstance(a, (ir.Name, ir.Index)) and self.is_array(a.name)):
                     what = (f"{a.reason} {a.text}" if isinstance(a, ir.OpaqueExpr)
                             else "an expression" if not isinstance(a, (ir.Name, ir.Index, ir.Const)) else "a scalar")
@@ -134,10 +139,33 @@ class Calls:
         subs = ", ".join(self.ex.int_expr(x) for x in a.subscripts)
         return f"_rt.element(a_{a.name}, ({subs},))"
 
-    #: Statements storing back the copies of array sections passed to the CALL
-    #: being translated (None where a section cannot be passed: a FUNCTION
-    #: reference has no statement after the call to store them back in).
-    sections_back: list[str] | None = None
+    #: What stores back the copies passed to the CALL being translated (array
+    #: sections, scalars given to array dummies): each emits its statements after
+    #: the call and returns the ``(code, variable)`` stores to make (None where
+    #: nothing can be stored back: a FUNCTION reference has no statement after it).
+    sections_back: list | None = None
+
+    def scalar_actual(self, a: ir.Expr, dummy: ir.Symbol, callee: str, span: ir.Span, modified: bool) -> str:
+        """The code passing scalar ``a`` (a variable, an element of no array, an
+        expression) to array ``dummy`` of ``callee``: a one-element array holding
+        its value (``CALL EVAL(1, T, U)`` into ``X(NV)``, ``Y(NV)``: the legacy
+        idiom gfortran accepts), stored back into the variable after a CALL that
+        may define the dummy.  Of the dummy's own type only: storage association
+        of other types is not done for scalars."""
+        c, t, _ = self.ex.expr(a)
+        if (t.base, t.size) != (dummy.type.base, dummy.type.size) or t.base == "character":
+            raise unsupported(f"passing a {t} scalar to {dummy.type} array dummy {dummy.name} of {callee}", span)
+        variable = isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.assignable(a.name))
+        if self.sections_back is None and modified and variable:
+            raise unsupported(f"passing scalar {a.name} to array dummy {dummy.name} of FUNCTION {callee}, "
+                              f"which may define it (copy-out after a function reference)", span)
+        code = f"_rt.scalar_array({c}, {t.base!r}, {t.size}, {dummy.name!r})"
+        if self.sections_back is None or not (modified and variable):
+            return code
+        tmp = self.em.fresh("one")
+        self.em(f"{tmp} = {code}")
+        self.sections_back.append(lambda: [(f"{tmp}.g(1)", a)])
+        return tmp
 
     def section_actual(self, a: ir.SectionActual, dummy: ir.Symbol, callee: str, span: ir.Span,
                        modified: bool) -> str:
@@ -164,7 +192,7 @@ class Calls:
         self.em(f"{at} = {where}")
         self.em(f"{t} = _rt.section_in(a_{a.name}, {at}, {a.text!r})")
         if modified:
-            self.sections_back.append(f"_rt.section_out(a_{a.name}, {at}, {t})")
+            self.sections_back.append(lambda: self.em(f"_rt.section_out(a_{a.name}, {at}, {t})") or [])
         return t
 
     def extension(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span

@@ -635,6 +635,9 @@ class KernelTranslator(UnitTranslator):
                        modified: bool) -> str:
         raise NotCompiled(f"passes array section {a.text} to {callee} (copied in and out in Python)")
 
+    def scalar_actual(self, a: ir.Expr, dummy: ir.Symbol, callee: str, span: ir.Span, modified: bool) -> str:
+        raise NotCompiled(f"passes a scalar to array dummy {dummy.name} of {callee} (copied in and out in Python)")
+
     def fault_code(self, message: str) -> str:
         return f"JitFault({self.mod.sites.message(message, self.em.where)}, 0, 0, 0, -1)"
 

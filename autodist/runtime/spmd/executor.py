@@ -550,6 +550,12 @@ class Executor(UnitIo):
         copy.keep_part(values)
         return copy
 
+    def scalar_array(self, value, base: str, size: int, label: str) -> RtArray:
+        """A one-element array holding ``value``: a scalar passed to an array dummy."""
+        one = RtArray(label, ir.Type(base, size), ((1, 1),), None, self.comms, label=label)
+        one.keep_part(np.array([value], dtype=one.dtype))
+        return one
+
     def section_out(self, array: RtArray, specs: tuple, copy: RtArray) -> None:
         """Stores the copy made by :meth:`section_in` back into its section."""
         at = section_indices(array, specs, copy.label)
