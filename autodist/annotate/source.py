@@ -100,14 +100,14 @@ def _unit_insertions(an: ProgramAnalysis, unit: ir.Unit, instance: str, solution
     entry = _local_layouts(unit, solution.entry_of(instance), table)
     entry = {n: l for n, l in entry.items() if n not in user_arrays}
     events = [r for r in events if r.name in entry or r.name not in user_arrays]
-    dynamic = {r.name for r in events if unit.symbol(r.name) is not None}
+    dynamic = {r.name for r in events if (s := unit.symbol(r.name)) is not None and s.is_array}
     later: dict[int, dict[str, Layout]] = {}
     versions: dict[str, list[Layout]] = {}
     for n, lay in entry.items():
         versions.setdefault(n, []).append(lay)
     for r in events:
         sym = unit.symbol(r.name)
-        if sym is None:
+        if sym is None or not sym.is_array:  # not an array of this unit: a callee's local of that name
             continue
         bounds = tuple(d.bounds for d in sym.dims)  # type: ignore[union-attr]
         dst = localize(r.dst, bounds)
