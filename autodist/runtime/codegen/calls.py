@@ -31,9 +31,9 @@ class Calls:
             targets = [(None, s.name, False)]
         options = []
         for cond, t, intrinsic in targets:
-            self.sections_back = []
-            options.append((cond,) + self.subroutine_call(t, intrinsic, s) + (self.sections_back,))
-        self.sections_back = None
+            self.copies_back = []
+            options.append((cond,) + self.subroutine_call(t, intrinsic, s) + (self.copies_back,))
+        self.copies_back = None
         self.store_commons()
         phase = s.span.first in self.call_lines
         if phase:
@@ -47,7 +47,10 @@ class Calls:
             self.load_commons()
             stored = [(f"{r}[{j}]", target) for j, target in writeback]
             for copy_back in back:
-                stored += copy_back()
+                if isinstance(copy_back, str):
+                    em(copy_back)
+                else:
+                    stored.append(copy_back)
             for code, target in stored:
                 self.store_result(code, target)
             if any(isinstance(t, ir.Name) and t.name in {m for m, _, _ in self.common_scalars} for _, t in stored):
@@ -139,11 +142,11 @@ class Calls:
         subs = ", ".join(self.ex.int_expr(x) for x in a.subscripts)
         return f"_rt.element(a_{a.name}, ({subs},))"
 
-    #: What stores back the copies passed to the CALL being translated (array
-    #: sections, scalars given to array dummies): each emits its statements after
-    #: the call and returns the ``(code, variable)`` stores to make (None where
-    #: nothing can be stored back: a FUNCTION reference has no statement after it).
-    sections_back: list | None = None
+    #: What stores back the copies passed to the CALL being translated, after it:
+    #: a statement (an array section's copy-out) or a ``(code, variable)`` store (a
+    #: scalar given to an array dummy); None where nothing can be stored back (a
+    #: FUNCTION reference has no statement after it).
+    copies_back: list | None = None
 
     def scalar_actual(self, a: ir.Expr, dummy: ir.Symbol, callee: str, span: ir.Span, modified: bool) -> str:
         """The code passing scalar ``a`` (a variable, an element of no array, an
@@ -156,15 +159,15 @@ class Calls:
         if (t.base, t.size) != (dummy.type.base, dummy.type.size) or t.base == "character":
             raise unsupported(f"passing a {t} scalar to {dummy.type} array dummy {dummy.name} of {callee}", span)
         variable = isinstance(a, ir.Index) or (isinstance(a, ir.Name) and self.assignable(a.name))
-        if self.sections_back is None and modified and variable:
+        if self.copies_back is None and modified and variable:
             raise unsupported(f"passing scalar {a.name} to array dummy {dummy.name} of FUNCTION {callee}, "
                               f"which may define it (copy-out after a function reference)", span)
         code = f"_rt.scalar_array({c}, {t.base!r}, {t.size}, {dummy.name!r})"
-        if self.sections_back is None or not (modified and variable):
+        if self.copies_back is None or not (modified and variable):
             return code
         tmp = self.em.fresh("one")
         self.em(f"{tmp} = {code}")
-        self.sections_back.append(lambda: [(f"{tmp}.g(1)", a)])
+        self.copies_back.append((f"{tmp}.g(1)", a))
         return tmp
 
     def section_actual(self, a: ir.SectionActual, dummy: ir.Symbol, callee: str, span: ir.Span,
@@ -175,7 +178,7 @@ class Calls:
         (copy-in/copy-out, as compilers pass a section that is not one stretch
         of storage).  A FUNCTION reference has no statement after the call to
         store the copy back in: one that may define the dummy is refused."""
-        if self.sections_back is None and modified:
+        if self.copies_back is None and modified:
             raise unsupported(f"passing array section {a.text} to array dummy {dummy.name} of FUNCTION {callee}, "
                               f"which may define it (copy-out after a function reference)", span)
         specs = []
@@ -186,13 +189,13 @@ class Calls:
             else:
                 specs.append(self.ex.int_expr(x))
         where = f"({', '.join(specs)},)"
-        if self.sections_back is None:  # read only, inside an expression
+        if self.copies_back is None:  # read only, inside an expression
             return f"_rt.section_in(a_{a.name}, {where}, {a.text!r})"
         t, at = self.em.fresh("sec"), self.em.fresh("at")
         self.em(f"{at} = {where}")
         self.em(f"{t} = _rt.section_in(a_{a.name}, {at}, {a.text!r})")
         if modified:
-            self.sections_back.append(lambda: self.em(f"_rt.section_out(a_{a.name}, {at}, {t})") or [])
+            self.copies_back.append(f"_rt.section_out(a_{a.name}, {at}, {t})")
         return t
 
     def extension(self, name: str, args: tuple[ir.Expr, ...], span: ir.Span

@@ -52,23 +52,3 @@ def dummy_bounds(sym: ir.Symbol, env: dict[str, int], available: int, stretch: b
             out.append((lo, hi))
     return tuple(out)
 
-
-def section_indices(array, specs: tuple, text: str) -> list[np.ndarray]:
-    """Per dimension of ``array``, the 0-based positions an array section
-    selects: ``specs`` holds a subscript or ``(lower, upper, step)`` per
-    dimension (``text``: the section as written, for the message when it
-    leaves the array's bounds)."""
-    out = []
-    for d, (spec, (lo, hi)) in enumerate(zip(specs, array.bounds)):
-        if isinstance(spec, tuple):
-            first, last, step = spec
-            if step == 0:
-                raise RuntimeFault(f"section {text}: the step of dimension {d + 1} is zero")
-            values = np.arange(first, last + (1 if step > 0 else -1), step, dtype=np.int64)
-        else:
-            values = np.array([spec], dtype=np.int64)
-        if values.size and (values.min() < lo or values.max() > hi):
-            bad = int(values.min() if values.min() < lo else values.max())
-            raise RuntimeFault(f"section {text}: index {bad} of dimension {d + 1} is outside {lo}:{hi}")
-        out.append(values - lo)
-    return out

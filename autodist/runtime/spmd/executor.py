@@ -49,7 +49,8 @@ from ..codegen import intrinsic_code as ic
 from ..comm.storage import numpy_dtype, storable
 from .arrays import Comms, ElementRef, RtArray
 from .data import data_targets, data_value, int_value
-from .dummies import bytes_of, character_dummy, dummy_bounds, section_indices
+from .copies import CopiedActuals
+from .dummies import bytes_of, character_dummy, dummy_bounds
 from .routines import check_routines, linked_routines, run_extensions
 from .shared_storage import Slots, Storages
 from .io import UnitIo
@@ -111,7 +112,7 @@ class _CallPhase:
         self.stats.region(self.region).compute_time += time.perf_counter() - self.t0 - compiling
 
 
-class Executor(UnitIo):
+class Executor(UnitIo, CopiedActuals):
     """Runs one program on the ranks of ``comm`` (see the module docstring)."""
 
     def __init__(self, program: ir.Program, analysis: ProgramAnalysis, comm, options: RunOptions = RunOptions(),
@@ -538,30 +539,6 @@ class Executor(UnitIo):
     def element(self, array: RtArray, index: tuple[int, ...]) -> ElementRef:
         array._check(index)
         return ElementRef(array, index)
-
-    def section_in(self, array: RtArray, specs: tuple, text: str) -> RtArray:
-        """A copy of the section ``specs`` of ``array`` (per dimension a subscript
-        or ``(lower, upper, step)``), its elements in array element order, as a
-        1-D array to pass where a section is an actual argument (a collective:
-        every rank runs the call)."""
-        at = section_indices(array, specs, text)
-        values = array.full(region=f"section {array.label}")[np.ix_(*at)].reshape(-1, order="F")
-        copy = RtArray(array.name, array.ftype, ((1, values.size),), None, self.comms, label=text)
-        copy.keep_part(values)
-        return copy
-
-    def scalar_array(self, value, base: str, size: int, label: str) -> RtArray:
-        """A one-element array holding ``value``: a scalar passed to an array dummy."""
-        one = RtArray(label, ir.Type(base, size), ((1, 1),), None, self.comms, label=label)
-        one.keep_part(np.array([value], dtype=one.dtype))
-        return one
-
-    def section_out(self, array: RtArray, specs: tuple, copy: RtArray) -> None:
-        """Stores the copy made by :meth:`section_in` back into its section."""
-        at = section_indices(array, specs, copy.label)
-        whole = array.full(region=f"section {array.label}")
-        whole[np.ix_(*at)] = copy.full().reshape([len(i) for i in at], order="F")
-        array.keep_part(whole)
 
     # ---------------------------------------------------------------- directives
 
