@@ -25,7 +25,7 @@ _LIBM = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "e
          "atan2", "pow", "hypot")
 LIBM_NAMES = frozenset(f"m_{b}{k}" for b in _LIBM for k in "48")
 BUILTINS = frozenset({"int", "float", "bool", "abs", "max", "min", "range", "len", "True", "False", "None"})
-NUMPY = frozenset({"float32", "float64", "int32", "int64", "int8", "int16", "bool_", "sqrt", "abs", "trunc",
+NUMPY = frozenset({"float32", "float64", "int32", "int64", "uint64", "int8", "int16", "bool_", "sqrt", "abs", "trunc",
                    "empty", "zeros", "fmod", "copysign"})
 #: Attributes of kernel values (ranges, arrays) the generated code reads.
 ATTRIBUTES = frozenset({"start", "step", "stop", "size", "shape", "dtype"})
