@@ -15,6 +15,8 @@ shape, or an element whose leading dimensions are the dummy's shape).
 
 from __future__ import annotations
 
+import numpy as np
+
 from .. import ir
 
 Bounds = tuple[ir.Affine, ir.Affine]
@@ -131,10 +133,25 @@ def largest(boxes: list[Box]) -> list[Box]:
         groups.setdefault(signature(b), []).append(b)
     keep = set()
     for group in groups.values():
-        for b in group:
-            if not any(c != b and contains(c, b) for c in group):
+        if len(group) <= _SMALL_GROUP:
+            keep.update(b for b in group if not any(c != b and contains(c, b) for c in group))
+            continue
+        # within a group only the constants differ: c contains b when each of c's
+        # lower constants is at most b's and each upper one at least b's
+        keys = np.array([[x for lo, hi in b for x in (lo.const, -hi.const)] for b in group], dtype=object)
+        try:
+            keys = keys.astype(np.int64)
+        except OverflowError:  # constants past 64 bits: compared as Python integers
+            pass
+        for i, b in enumerate(group):
+            holds = np.all(keys <= keys[i], axis=1) & np.any(keys != keys[i], axis=1)
+            if not holds.any():
                 keep.add(b)
     return [b for b in boxes if b in keep]
+
+
+#: groups of boxes up to this size are compared pairwise in Python
+_SMALL_GROUP = 24
 
 
 def chains(ivs: list[Bounds]) -> list[Bounds]:

@@ -115,6 +115,24 @@ def bound_names(do: ir.Do, loop_vars=frozenset()) -> tuple[str, ...]:
     return tuple(dict.fromkeys(out))
 
 
+def _evaluated_names(do: ir.Do) -> set[str]:
+    """The names the bounds of ``do`` use where a value of them could change
+    its trip count: not those inside subscripts (``ROWSTR(J)`` is not known for
+    any value of ``J``)."""
+    out: set[str] = set()
+
+    def visit(e: ir.Expr) -> None:
+        if isinstance(e, ir.Name):
+            out.add(e.name)
+        elif not isinstance(e, ir.Index):
+            for c in e.children():
+                visit(c)
+
+    for e in do.exprs():
+        visit(e)
+    return out
+
+
 def variable_key(name: str, subs: tuple[int, ...] = ()) -> str:
     """A variable as ``--trip-count NAME=N`` names it: ``N``, ``GRID_POINTS(1)``, ``A(1,2)``."""
     return f"{name}({','.join(str(s) for s in subs)})" if subs else name
@@ -156,24 +174,35 @@ class TripCounter:
         self.assumed: dict[tuple[str, int], str] = {}
         self.stated: dict[tuple[str, int], str] = {}
         self.records: dict[tuple[str, int], tuple[ir.Do, str, float, str]] = {}  # do, source, trips, note
+        self._unknown: dict[tuple[str, int], tuple[float, str, tuple | None]] = {}
 
     def _names(self, do: ir.Do) -> tuple[str, ...]:
         return bound_names(do, self.values.loop_vars if self.values is not None else frozenset())
 
     def _unknown_trips(self, do: ir.Do) -> float:
-        prof = self.options.profile
         where = (do.span.file, do.span.first)
+        got = self._unknown.get(where)
+        if got is None:  # the same answer every time (an inner loop is counted per outer value)
+            got = self._unknown[where] = self._assumption(do)
+        trips, text, record = got
+        self.assumed[where] = text
+        if record is None:
+            self.records.pop(where, None)
+        else:
+            self.records[where] = record
+        return trips
+
+    def _assumption(self, do: ir.Do) -> tuple[float, str, tuple | None]:
+        """Trips of a loop whose bounds are not known: measured by the profile or
+        the default; the note and the record of the assumption."""
+        prof = self.options.profile
         key = f"{do.span.file}:{do.span.first}"
         if prof is not None and key in prof.loops:
-            self.assumed[where] = f"measured {prof.loops[key].trips:g}"
-            self.records.pop(where, None)
-            return prof.loops[key].trips
+            return prof.loops[key].trips, f"measured {prof.loops[key].trips:g}", None
         n = self.options.default_trip_count
         names = self._names(do)
         note = f"bounds use {', '.join(names)}" if names else ""
-        self.assumed[where] = f"assumed {n}" + (f" ({note})" if note else "")
-        self.records[where] = (do, "assumed", float(n), note)
-        return float(n)
+        return float(n), f"assumed {n}" + (f" ({note})" if note else ""), (do, "assumed", float(n), note)
 
     def _from_values(self, do: ir.Do, env: dict[str, int]) -> range | None:
         """The loop's values with the stated values (known), else, unless a
@@ -240,7 +269,7 @@ class TripCounter:
             return self._unknown_trips(do) * self.count(rest, env)
         if not rest:
             return float(length_of(values))
-        if not any(do.var in ir.stmt_names(inner) for inner in rest):
+        if not any(do.var in _evaluated_names(inner) for inner in rest):
             # rectangular with respect to this variable
             n = length_of(values)
             return n * self.count(rest, env) if n else 0.0
