@@ -41,6 +41,10 @@ def configure(parser) -> None:
                         help="run every phase on replicated data (no owner-computes distribution)")
     parser.add_argument("--no-jit", action="store_true",
                         help="no compiled kernels (numba): the numpy and translated Python paths only")
+    parser.add_argument("--pipeline-blocks", type=int, default=None, metavar="N",
+                        help="run a pipelined phase (a sequential loop along a distributed dimension) in N "
+                             "blocks of a parallel loop, so that the ranks overlap (default: 4 per rank; "
+                             "1: whole, one rank after the other)")
     parser.add_argument("--jit-after", type=float, default=None, metavar="SEC",
                         help="compile a phase or procedure once it has run SEC seconds uncompiled (default 0.1, "
                              "or $AUTODIST_JIT_AFTER; 0: compile everything; kernels in the cache load at once)")
@@ -60,6 +64,8 @@ def _request(args):
         check_local_ranks(args.nprocs)  # before reading the program
     if args.jit_after is not None and not args.jit_after >= 0:
         raise UsageError("--jit-after must be a number of seconds, 0 or more")
+    if args.pipeline_blocks is not None and args.pipeline_blocks < 1:
+        raise UsageError(f"--pipeline-blocks must be 1 or more, not {args.pipeline_blocks}")
     if not 0 <= args.rtol < 1:
         raise UsageError("--rtol must be in [0, 1)")
     for pattern in args.verify_skip:
@@ -75,7 +81,7 @@ def _request(args):
                       vectorize=not args.no_vectorize,
                       distribute=not args.replicated, gfortran=not args.no_gfortran, quiet=args.quiet,
                       timeout=args.timeout, links=tuple(args.link), jit=not args.no_jit,
-                      jit_after=args.jit_after)
+                      jit_after=args.jit_after, pipeline_blocks=args.pipeline_blocks)
 
 
 def _rank_main(req) -> int:
@@ -113,6 +119,8 @@ def _argv(args, nprocs: int) -> list[str]:
         out += ["--verify-skip", pattern]
     if args.jit_after is not None:
         out += ["--jit-after", repr(args.jit_after)]
+    if args.pipeline_blocks is not None:
+        out += ["--pipeline-blocks", str(args.pipeline_blocks)]
     for flag, value in (("--report", args.report), ("--dump", args.dump)):
         if value is not None:
             out += [flag, value]

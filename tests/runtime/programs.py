@@ -170,9 +170,10 @@ def prepared_program(text: str):
     return prepared
 
 
-def run_text(comm, text: str, vectorize: bool = True):
+def run_text(comm, text: str, vectorize: bool = True, **options):
     """Run ``text`` on ``comm``: (what rank 0 printed, the arrays gathered on
-    rank 0 (None elsewhere), their bounds, the executor)."""
+    rank 0 (None elsewhere), their bounds, the executor); ``options``: more
+    fields of ``RunOptions``."""
     from autodist.runtime.spmd.executor import Executor, RunOptions
 
     prepared, error = None, None
@@ -186,27 +187,30 @@ def run_text(comm, text: str, vectorize: bool = True):
         raise AssertionError(error)
     program, analysis, translations = prepared
     out = io.StringIO()
-    ex = Executor(program, analysis, comm, RunOptions(vectorize=vectorize), out=out, translations=translations)
+    ex = Executor(program, analysis, comm, RunOptions(vectorize=vectorize, **options), out=out,
+                  translations=translations)
     ex.run()
     arrays = ex.gather_arrays(root=0)
     bounds = {k: a.bounds for k, a in ex.arrays().items()}
     return out.getvalue(), arrays, bounds, ex
 
 
-def check_against_gfortran(comm, text: str) -> None:
+def check_against_gfortran(comm, text: str, **options):
     """Run ``text`` on ``comm`` and compare every array of the main program
-    and every printed value with gfortran's (rank 0 asserts)."""
+    and every printed value with gfortran's (rank 0 asserts); ``options``:
+    more fields of ``RunOptions``.  Returns the executor."""
     from autodist.runtime.job.verify import compare_arrays, compare_output
 
     ref = gfortran_reference(text) if comm.Get_rank() == 0 else None
-    printed, arrays, bounds, ex = run_text(comm, text)
+    printed, arrays, bounds, ex = run_text(comm, text, **options)
     if comm.Get_rank() != 0:
-        return
+        return ex
     assert ref is not None, "gfortran is not installed"
     stdout, ref_arrays = ref
     assert set(ref_arrays) <= set(arrays), (sorted(ref_arrays), sorted(arrays))
     mism = compare_arrays(arrays, ref_arrays, bounds) or compare_output(printed, stdout)
     assert mism is None, f"{mism} (modes: {sorted(ex.phase_modes.items())})"
+    return ex
 
 
 def gfortran_reference(text: str) -> tuple[str, dict[str, np.ndarray]] | None:

@@ -53,6 +53,10 @@ class GenPlan:
     guards: dict[int, list[tuple[int, IndexSet]]]  # statement id -> (lhs dim, owned indices) checked at run time
     store: dict[str, Storage]
     constants: list = field(default_factory=list)  # IndexSets the code refers to as _K[k]
+    #: a loop variable whose interval is an argument of the compiled kernel
+    #: (``_BLO``, ``_BHI``) instead of constants in its code: the blocks of a
+    #: pipelined phase (:mod:`autodist.runtime.spmd.blocking`) share one kernel
+    free: str = ""
 
 
 class _FastExpr(ExprGen):

@@ -120,6 +120,7 @@ class Jit:
         self.loaded = 0  # kernels it loaded from its cache
         self.flags: list[np.ndarray] = []  # the kernels' ``_N``: ``[2]`` set when the time is up
         self._active = 0
+        self._modules: dict[str, Module] = {}
         self._watch: threading.Thread | None = None
 
     def hot(self, seconds: float, module: Module, name: str) -> bool:
@@ -201,8 +202,14 @@ class Jit:
         if bad:
             return None, f"the kernel would need {', '.join(bad)}"
         consts = [c.to_array() for c in plan.constants]
+        if plan.free:  # the interval of the free variable, the same for every statement (see GenPlan.free)
+            s = next(sets[plan.free] for sets in plan.sets.values() if plan.free in sets)
+            consts += [np.int64(s.lo), np.int64(s.hi)]
         outs = [converter(shape.unit.symbol(n).type) for n in shape.outs]
-        return PhaseKernel(self, Module(body), name, list(plan.store), consts, outs, sites, fallback, seconds), ""
+        module = self._modules.get(body)
+        if module is None:  # one module per text: kernels of the same code (a phase's blocks) compile once
+            module = self._modules[body] = Module(body)
+        return PhaseKernel(self, module, name, list(plan.store), consts, outs, sites, fallback, seconds), ""
 
 
 class PhaseKernel:

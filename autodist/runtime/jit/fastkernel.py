@@ -11,7 +11,8 @@ the code is written, not what it computes:
 
 * the kernel takes every array's storage as an argument (``S_X``), then the
   members of the sets that are not intervals (``_K0``, ...), then the
-  phase's scalars;
+  interval of the plan's free loop variable (``_BLO``, ``_BHI``: see
+  ``GenPlan.free``), then the phase's scalars;
 * a loop over an interval is ``range`` of :func:`~.helpers.clip` (the loop's
   range cut to the set), over another set the array of its members the loop
   visits (:func:`~.helpers.values_in`);
@@ -63,6 +64,7 @@ class JitFastGen(FastGen):
 
     def head(self) -> list[str]:
         params = [f"S_{n}" for n in self.plan.store] + [f"_K{k}" for k in range(len(self.plan.constants))]
+        params += ["_BLO", "_BHI"] if self.plan.free else []
         params += [f"v_{n}" for n in self.shape.ins]
         return [f"def {self.name}({', '.join(params)}):"]
 
@@ -99,7 +101,7 @@ class JitFastGen(FastGen):
         site = self.sites.message("DO loop with a zero step", em.where)
         r = em.fresh("r")
         if s is None or s.is_interval:
-            lo, hi = (-_WIDE, _WIDE) if s is None else (s.lo, s.hi)
+            lo, hi = (-_WIDE, _WIDE) if s is None else ("_BLO", "_BHI") if n.var == self.plan.free else (s.lo, s.hi)
             em(f"{r} = clip({_typed(site, a, b, st, lo, hi)})")
             self._values[r] = False
             # the step is a constant of the fast path: written as one, the loop compiles as a counted loop

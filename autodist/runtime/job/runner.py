@@ -47,6 +47,7 @@ class RunRequest:
     links: tuple[str, ...] = ()  # --link files
     jit: bool = True  # compiled kernels (--no-jit: off)
     jit_after: float | None = None  # --jit-after (None: the default)
+    pipeline_blocks: int | None = None  # --pipeline-blocks (None: the default)
 
 
 def prepare(files, include_dirs=(), instrument: bool = False, foreign=None, defines=(), cpp=None):
@@ -129,7 +130,8 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
                 print(f"autodist: note: {a.note()}", file=sys.stderr)
     tee = io.StringIO() if req.verify else None
     stream = _Tee(out, tee) if tee is not None else out
-    options = RunOptions(vectorize=req.vectorize, distribute=req.distribute, jit=req.jit, jit_after=req.jit_after)
+    options = RunOptions(vectorize=req.vectorize, distribute=req.distribute, jit=req.jit, jit_after=req.jit_after,
+                         pipeline_blocks=req.pipeline_blocks)
     # --verify feeds the references what this run read of standard input
     stdin = RecordedInput(sys.stdin.buffer) if req.verify and comm.Get_rank() == 0 else None
     ex = Executor(program, analysis, comm, options, out=stream, translations=translations, foreign=foreign,

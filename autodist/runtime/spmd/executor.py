@@ -77,6 +77,7 @@ class RunOptions:
     ghost_limit: int = 8
     jit: bool = True
     jit_after: float | None = None  # seconds uncompiled before a kernel is compiled (None: the default)
+    pipeline_blocks: int | None = None  # blocks a pipelined phase runs in (None: per rank count; 1: whole)
 
 
 @dataclass

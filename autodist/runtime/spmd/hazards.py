@@ -206,6 +206,14 @@ def walk_order(shape: PhaseShape, part_of, mapped, nranks) -> list[int] | None:
     one-dimensional arrangement and every loop around it is parallel
     (those can move inside it: a rank then runs all its iterations at
     once, after its predecessors) -- a single pipeline."""
+    lp = walk_loop(shape, part_of)
+    return None if lp is None else order_along(shape, lp, part_of, mapped, nranks)
+
+
+def walk_loop(shape: PhaseShape, part_of) -> LoopNode | None:
+    """The outermost sequential loop around every statement, when the loops
+    around it are parallel and every statement has a home array (the loop a
+    pipeline runs along, see :func:`walk_order`)."""
     lines = {lp.line: lp for lp in shape.loops()}
     for node in shape.stmts:
         part = part_of[id(node.pattern)]
@@ -221,7 +229,7 @@ def walk_order(shape: PhaseShape, part_of, mapped, nranks) -> list[int] | None:
         outer = shape.stmts[0].path[:shape.stmts[0].path.index(line)]
         if any(lines[o].info is None or not lines[o].info.parallel for o in outer):
             return None
-        return order_along(shape, lp, part_of, mapped, nranks)
+        return lp
     return None
 
 def order_along(shape: PhaseShape, lp: LoopNode, part_of, mapped, nranks) -> list[int] | None:

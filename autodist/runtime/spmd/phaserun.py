@@ -115,38 +115,10 @@ class PhaseRun:
         for name, use in inner.uses.items():
             if use.prefetch is not None:
                 use.prefetch.execute(frame.a[name].local, ctx.store[name], stats, self.region)
-        for name, use in inner.uses.items():
-            if use.pipeline is not None:
-                use.pipeline.receive(ctx.store[name], stats)
-        prepare = getattr(inner.fn, "prepare", None)
-        if prepare is not None:  # a compiled kernel: compiled (once hot) before the timer starts
-            prepare(ctx, *scalars)
-        path, why = inner.path()
-        t0 = time.perf_counter()
-        flipped = []
-        for name, use in inner.uses.items():
-            if use.corder and path == "numpy" and ctx.store[name].size:
-                flipped.append((name, use, ctx.store[name]))
-                ctx.store[name] = np.ascontiguousarray(ctx.store[name])
-        if inner.ordered:
-            scalars = self._receive_partials(inner, scalars, ctx, stats)
-        for name, op in inner.partials:
-            if ex.rank != 0 and op in _IDENTITY:
-                ctx.store[name][...] = _IDENTITY[op]  # this rank's part of the reduction, from the identity
-        outs = inner.fn(ctx, *scalars)
-        ex.phase_modes.setdefault(self.region, (plan.mode, plan.reason,
-                                                plan.shape.vectorized if path == "numpy" else ()))
-        ex.record_path(self.region, path, why)
-        if inner.ordered:
-            outs = self._pass_partials(inner, outs, ctx, stats)
-        for name, use, orig in flipped:
-            if use.written:
-                orig[...] = ctx.store[name]
-            ctx.store[name] = orig
-        reg.compute_time += time.perf_counter() - t0
-        for name, use in inner.uses.items():
-            if use.pipeline is not None:
-                use.pipeline.send(ctx.store[name], stats)
+        if inner.blocks:
+            outs = self._blocks(inner, plan, ctx, scalars, stats, reg)
+        else:
+            outs = self._whole(inner, plan, ctx, scalars, stats, reg)
         for name, owner in inner.lastprivate:
             buf = ctx.store[name]
             t1 = time.perf_counter()
@@ -173,6 +145,80 @@ class PhaseRun:
             arr.remap(layout, region=self.region)
         return outs
 
+
+    def _whole(self, inner: PhasePlan, plan: PhasePlan, ctx: Store, scalars: tuple, stats, reg) -> tuple:
+        """Run the phase's function once on this rank's part (after what the
+        predecessors of a pipeline hand on, before handing on to the successors)."""
+        ex = self.ex
+        for name, use in inner.uses.items():
+            if use.pipeline is not None:
+                use.pipeline.receive(ctx.store[name], stats)
+        prepare = getattr(inner.fn, "prepare", None)
+        if prepare is not None:  # a compiled kernel: compiled (once hot) before the timer starts
+            prepare(ctx, *scalars)
+        path, why = inner.path()
+        t0 = time.perf_counter()
+        flipped = self._row_major(inner, ctx, path)
+        if inner.ordered:
+            scalars = self._receive_partials(inner, scalars, ctx, stats)
+        for name, op in inner.partials:
+            if ex.rank != 0 and op in _IDENTITY:
+                ctx.store[name][...] = _IDENTITY[op]  # this rank's part of the reduction, from the identity
+        outs = inner.fn(ctx, *scalars)
+        ex.phase_modes.setdefault(self.region, (plan.mode, plan.reason,
+                                                plan.shape.vectorized if path == "numpy" else ()))
+        ex.record_path(self.region, path, why)
+        if inner.ordered:
+            outs = self._pass_partials(inner, outs, ctx, stats)
+        self._column_major(flipped, ctx)
+        reg.compute_time += time.perf_counter() - t0
+        for name, use in inner.uses.items():
+            if use.pipeline is not None:
+                use.pipeline.send(ctx.store[name], stats)
+        return outs
+
+    def _blocks(self, inner: PhasePlan, plan: PhasePlan, ctx: Store, scalars: tuple, stats, reg) -> tuple:
+        """Run a pipelined phase in blocks (:mod:`.blocking`): per block, receive
+        what the predecessors computed of it, compute it, hand it on."""
+        ex = self.ex
+        for fn, _ in inner.blocks:
+            prepare = getattr(fn, "prepare", None)
+            if prepare is not None:  # compiled kernels: compiled (once hot) before the timer starts
+                prepare(ctx, *scalars)
+        kernel = getattr(inner.blocks[0][0], "path", None)
+        path, why = kernel if kernel is not None else ("numpy", inner.path_reason)
+        flipped = self._row_major(inner, ctx, path)
+        outs: tuple = ()
+        for fn, links in inner.blocks:
+            for name, link in links.items():
+                link.receive(ctx.store[name], stats)
+            t0 = time.perf_counter()
+            outs = fn(ctx, *scalars)
+            reg.compute_time += time.perf_counter() - t0
+            for name, link in links.items():
+                link.send(ctx.store[name], stats)
+        self._column_major(flipped, ctx)
+        ex.phase_modes.setdefault(self.region, (plan.mode, f"in {len(inner.blocks)} blocks of {inner.blocked_by}",
+                                                plan.shape.vectorized if path == "numpy" else ()))
+        ex.record_path(self.region, path, why)
+        return outs
+
+    @staticmethod
+    def _row_major(inner: PhasePlan, ctx: Store, path: str) -> list:
+        """The arrays the numpy function works on in row-major copies (see ``ArrayUse.corder``)."""
+        flipped = []
+        for name, use in inner.uses.items():
+            if use.corder and path == "numpy" and ctx.store[name].size:
+                flipped.append((name, use, ctx.store[name]))
+                ctx.store[name] = np.ascontiguousarray(ctx.store[name])
+        return flipped
+
+    @staticmethod
+    def _column_major(flipped: list, ctx: Store) -> None:
+        for name, use, orig in flipped:
+            if use.written:
+                orig[...] = ctx.store[name]
+            ctx.store[name] = orig
 
     def _receive_partials(self, plan: PhasePlan, scalars: tuple, ctx: Store, stats) -> tuple:
         """The running values of the ordered reductions from the predecessor

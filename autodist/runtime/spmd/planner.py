@@ -51,6 +51,7 @@ from ..codegen.vectorize import IfNode, LoopNode, PhaseShape, StmtNode, private_
 from ..fortran.vectors import FAST_HELPERS
 from ..fortran import intrinsics as it
 from ..comm.pipeline import PipelineLink
+from .blocking import Blocking, block_sets, blocking_loop
 from .inline_data import InlineData, lendable
 from .hazards import (
     Fallback,
@@ -60,8 +61,12 @@ from .hazards import (
     hazards,
     private_arrays,
     reduction_order,
+    walk_loop,
     written_sections,
 )
+
+#: blocks per rank a pipelined phase is cut into (``--pipeline-blocks``: the total)
+PIPELINE_BLOCKS_PER_RANK = 4
 
 
 @dataclass
@@ -95,6 +100,10 @@ class PhasePlan:
     predicted: list[int] = field(default_factory=list)  # elements each rank receives
     source: str = ""
     path_reason: str = ""  # why the phase has no compiled kernel (see :meth:`path`)
+    #: a pipelined phase run in blocks (:mod:`.blocking`): per block, its function and
+    #: the hand-offs of its pieces (array -> link); the loop variable cut into blocks
+    blocks: list[tuple[object, dict[str, PipelineLink]]] = field(default_factory=list)
+    blocked_by: str = ""
 
     def path(self) -> tuple[str, str]:
         """What the next execution runs — "jit" (the compiled kernel) or "numpy" (the
@@ -239,8 +248,31 @@ class Planner:
         sets = {node.id: ({} if per_rank[node.id][rank] is None else dict(per_rank[node.id][rank]))
                 for node in shape.stmts}
         executes = {node.id: per_rank[node.id][rank] is not None for node in shape.stmts}
-        self._finish(plan, frame, sets, executes, guards, pieces, pipeline_pieces)
+        blocked = None
+        if pipeline_pieces and not (ordered or partials or combine or lastprivate):
+            blocked = self._blocking(shape, part_of)
+        self._finish(plan, frame, sets, executes, guards, pieces, pipeline_pieces, blocked)
         return plan
+
+    def _blocking(self, shape: PhaseShape, part_of) -> Blocking | None:
+        """How the pipelined phase runs in blocks (:mod:`.blocking`), or None:
+        ``--pipeline-blocks 1``, no loop to cut, or scalars the blocks would
+        hand on to one another."""
+        count = self.ex.options.pipeline_blocks
+        if count is None:
+            count = PIPELINE_BLOCKS_PER_RANK * self.ex.nprocs
+        walk = walk_loop(shape, part_of)
+        loop_vars = {lp.var for lp in shape.loops()}
+        if count <= 1 or walk is None or shape.reductions or not set(shape.outs) <= loop_vars:
+            return None
+        partitioned = {v for node in shape.stmts for _, v, _, _ in part_of[id(node.pattern)].terms}
+        written = {n.stmt.target.name for n in shape.stmts if isinstance(n.stmt.target, ir.Index)}
+        found = blocking_loop(shape, walk, partitioned, written)
+        if found is None:
+            return None
+        lp, dims = found
+        blocks = block_sets(lp, count)
+        return Blocking(lp.var, blocks, dims) if len(blocks) > 1 else None
 
     def _array_reductions(self, shape: PhaseShape, parts, mapped, part_of, ordered: list[str], order: list[int]):
         """Reductions into arrays every rank holds whole, split over ranks
@@ -282,7 +314,8 @@ class Planner:
 
     # ---------------------------------------------------------------- storage, exchanges, code
 
-    def _finish(self, plan: PhasePlan, frame, sets, executes, guards, pieces, pipeline_pieces=None) -> None:
+    def _finish(self, plan: PhasePlan, frame, sets, executes, guards, pieces, pipeline_pieces=None,
+                blocked: Blocking | None = None) -> None:
         ex = self.ex
         shape = plan.shape
         nranks = ex.nprocs
@@ -290,6 +323,7 @@ class Planner:
         store: dict[str, Storage] = {}
         written = {n.stmt.target.name for n in shape.stmts if isinstance(n.stmt.target, ir.Index)}
         row_major = _row_major(shape)
+        maps_of = {}  # array -> the storage maps the phase works on
         for name in _arrays_of(shape):
             arr = frame.a[name]
             every = [tuple(pieces[name][r]) if name in pieces else () for r in range(nranks)]
@@ -308,6 +342,7 @@ class Planner:
                 slo = tuple(m.members.lo + m.delta if m.members else 0 for m in maps)
                 shi = tuple(m.members.hi + m.delta if m.members else -1 for m in maps)
                 dst_maps, dst_shape = maps, arr.local.shape
+            maps_of[name] = dst_maps
             store[name] = Storage(slo, shi, arr.bounds)
             if pieces and name in pieces:
                 pipe = pipeline_pieces.get(name)
@@ -320,31 +355,49 @@ class Planner:
                     # what a rank sends is what it computed there
                     use.pipeline = builder(PIPELINE)(arr.layout, pipe, ex.comms.comm, dst_maps, arr.dtype, plan.region)
             plan.uses[name] = use
-        gp = GenPlan(sets, executes, guards, store)
+        plan.fn, plan.source = self._function(plan, GenPlan(sets, executes, guards, store))
+        if blocked is not None:
+            for block in blocked.blocks:
+                mine = {k: ({**v, blocked.var: block} if executes[k] else v) for k, v in sets.items()}
+                free = blocked.var if block.is_interval else ""
+                fn, _ = self._function(plan, GenPlan(mine, executes, guards, store, free=free))
+                links = {}
+                for name, pipe in pipeline_pieces.items():
+                    part = [blocked.restrict(name, pipe[r], block) for r in range(nranks)]
+                    if any(part):
+                        arr = frame.a[name]
+                        links[name] = builder(PIPELINE)(arr.layout, part, ex.comms.comm,
+                                                        maps_of[name], arr.dtype, plan.region)
+                plan.blocks.append((fn, links))
+            plan.blocked_by = blocked.var
+
+    def _function(self, plan: PhasePlan, gp: GenPlan) -> tuple[object, str]:
+        """The function of the plan for these plan facts (the compiled kernel
+        where it can run) and its Python source."""
+        shape = plan.shape
         fname = f"_phase_{shape.unit.name}_{shape.phase.id}"
-        src, linemap = fast_source(shape, gp, ex.facts, fname)
+        src, linemap = fast_source(shape, gp, self.ex.facts, fname)
         filename = f"<autodist {shape.unit.name} phase {shape.phase.id} {plan.mode} {len(self.plans)}>"
         ns = {**it.HELPERS, **FAST_HELPERS, "_K": gp.constants}
         exec(compile(src, filename, "exec"), ns)
-        plan.fn = ns[fname]
-        plan.source = src
         self.linemaps[filename] = linemap
-        self._compiled(plan, GenPlan(sets, executes, guards, store), fname)
+        return self._compiled(plan, gp, fname, ns[fname]), src
 
-    def _compiled(self, plan: PhasePlan, gp: GenPlan, fname: str) -> None:
-        """Let the compiled kernel of the plan run instead of the numpy function, when it can."""
+    def _compiled(self, plan: PhasePlan, gp: GenPlan, fname: str, fn):
+        """The compiled kernel of the plan, to run instead of the numpy function
+        ``fn``, when it can (else ``fn``, and the plan says why)."""
         ex = self.ex
         if ex.jit is None:
             plan.path_reason = ex.jit_off
-            return
+            return fn
 
         stats = ex.comms.stats
-        kernel, why = ex.jit.phase_kernel(plan.shape, gp, ex.facts, fname, plan.fn,
+        kernel, why = ex.jit.phase_kernel(plan.shape, gp, ex.facts, fname, fn,
                                           lambda: stats.region(plan.region).compute_time)
         if kernel is None:
             plan.path_reason = why
-            return
-        plan.fn = kernel
+            return fn
+        return kernel
 
     def _placement(self, arr, every: list[tuple[Section, ...]]) -> tuple[tuple[int, int], ...] | None:
         """Where the pieces each rank needs (``every[r]``) go: ghost cells
