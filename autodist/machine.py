@@ -68,6 +68,11 @@ class MachineProfile:
     #: Bytes of memory one processor has for the program's arrays (0: no
     #: limit); a mapping needing more of some processor is infeasible.
     memory_per_processor: float = 0.0
+    #: Price a sequential loop along a distributed dimension as a coarse-grain
+    #: pipeline in blocks of a parallel loop (the runtime's ``--pipeline-blocks``)
+    #: when that is cheaper than running the processors one after the other
+    #: (beyond DDT, which serializes: false).
+    pipeline: bool = True
     description: str = ""
     source: str = ""  # the file it was read from, for messages
 
@@ -148,6 +153,7 @@ _SCHEMA: dict[str, tuple[type, bool, Any, str]] = {
     "branch_probability": (float, False, _within(0, 1), "must be between 0 and 1"),
     "memory_per_processor": (float, False, _within(0, MAX_MEMORY),
                              f"must be >= 0 and <= {MAX_MEMORY:g} (bytes per processor; 0: no limit)"),
+    "pipeline": (bool, False, None, ""),
 }
 
 _DEFAULTS: dict[str, Any] = {
@@ -185,6 +191,9 @@ def _validate(raw: dict[str, Any], source: str, lines: dict[str, int]) -> Machin
         elif typ is str:
             if not isinstance(value, str):
                 raise fail(key, f"expected a string, got {value!r}")
+        elif typ is bool:
+            if not isinstance(value, bool):
+                raise fail(key, f"expected true or false, got {value!r}")
         elif typ is list:
             if not isinstance(value, (list, tuple)) or not value:
                 raise fail(key, "expected a non-empty list such as [BLOCK, CYCLIC]")

@@ -47,6 +47,7 @@ from ..owner.iterations import (
     without_private,
 )
 from .model import PhaseCost, Routine
+from .pipelines import Pipe, pipeline_loop
 from .reductions import reduction_moves
 
 @dataclass(frozen=True)
@@ -164,6 +165,9 @@ class PhaseWork:
     #: distributed dimension, the times the work passes from one processor to
     #: the next (a message each, on the critical path)
     handoffs: tuple[tuple[str, int, float], ...] = ()
+    #: such loops that can run as coarse-grain pipelines instead (their
+    #: serialized work is in ``flops``/``accesses``, their hand-offs here)
+    pipes: tuple[Pipe, ...] = ()
 
 
 def price(work: PhaseWork, machine: MachineProfile, measured: float | None = None) -> PhaseCost:
@@ -173,20 +177,28 @@ def price(work: PhaseWork, machine: MachineProfile, measured: float | None = Non
     computation is then that time, scaled by ``compute_scale``, times the
     share of the work on the critical path.
     """
+    crit = work.flops * machine.flop_time + work.accesses * machine.memory_access_time
+    # the hand-offs of serialized loops: their bytes are in the exchange, their
+    # latencies follow one another; or the loop runs as a pipeline (see .pipelines)
+    handoffs = list(work.handoffs)
+    for pipe in work.pipes:
+        ser, ser_msgs, piped, piped_msgs, nb = pipe.times(machine)
+        if machine.pipeline and piped + piped_msgs < ser + ser_msgs:
+            crit += piped - ser
+            handoffs.append((pipe.array, pipe.dim, float(nb + pipe.stages - 1)))
+        else:
+            handoffs.append((pipe.array, pipe.dim, pipe.handoffs))
     if measured is not None and work.seq_flops + work.seq_accesses > 0:
         seq = work.seq_flops * machine.flop_time + work.seq_accesses * machine.memory_access_time
-        crit = work.flops * machine.flop_time + work.accesses * machine.memory_access_time
         share = crit / seq if seq > 0 else 1.0
         computation = measured * machine.compute_scale * share
     else:
-        computation = work.flops * machine.flop_time + work.accesses * machine.memory_access_time
+        computation = crit
     computation += work.starts * machine.parallel_overhead
     rows = tuple(Routine(r.name, a, d, n, b, m, r.cost(b, m, machine)) for r, a, d, n, b, m in work.routines)
     movement = EXCHANGE.cost(work.movement_bytes, work.movement_messages, machine)
     movement += sum(r.cost(b, m, machine) for r, a, d, n, b, m in work.routines if r.priced_apart)
-    # the hand-offs of serialized loops: their bytes are in the exchange, their
-    # latencies follow one another
-    for array, dim, n in work.handoffs:
+    for array, dim, n in handoffs:
         cost = machine.message_cost(0, n)
         if cost > 0:  # nothing under the linear model: DDT's messages have no latency
             rows += (Routine(routines.PIPELINE.name, array, dim, 0, 0, round(n), cost),)
@@ -236,6 +248,8 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     rep = rank_classes(phase, layouts, loops, nranks)
     reps = sorted(set(rep))
     chains: dict[tuple[int, str, int | None], float] = {}
+    pipes: dict[tuple[int, str, int | None], list] = {}  # chain -> serial and stage work, stages, blocks
+    serial_only: set[tuple[int, str, int | None]] = set()  # chains some statement of which cannot pipeline
     for i, (pat, part) in enumerate(zip(phase.patterns, parts)):
         counts = [0.0] * nranks
         home = layouts.get(part.home) if part.home is not None else None
@@ -264,6 +278,21 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
                 # statements of one loop share its hand-offs
                 k = (line, part.home, tdim)
                 chains[k] = max(chains.get(k, 0.0), n)
+                key = ("pipe", i, part, home, line)
+                if key not in memo:
+                    memo[key] = pipeline_loop(phase, pat, part, home, nranks, loops, line, memo) \
+                        if len(hs) == 1 else None
+                shape = memo[key]
+                if shape is None:
+                    serial_only.add(k)
+                    continue
+                stage = max(counts) * weight
+                got = pipes.setdefault(k, [0.0, 0.0, 0.0, 0.0, shape[0], shape[1]])
+                got[0] += crit * weight * pat.flops
+                got[1] += crit * weight * pat.accesses
+                got[2] += stage * pat.flops
+                got[3] += stage * pat.accesses
+                got[5] = min(got[5], shape[1])
         crit_flops += crit * weight * pat.flops
         crit_acc += crit * weight * pat.accesses
         seq_flops += pat.count * pat.flops
@@ -336,7 +365,10 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
         serialized_loops=tuple(sorted(serialized - parallel_lines)),
         replicated=tuple(dict.fromkeys(replicated_notes)),
         elements_per_array=tuple(sorted(per_array.items())),
-        handoffs=_chains(chains),
+        handoffs=_chains({k: n for k, n in chains.items() if k not in pipes or k in serial_only}),
+        pipes=tuple(Pipe(home, (tdim or 0) + 1, sf, sa, pf, pa, stages, blocks, chains[(line, home, tdim)])
+                    for (line, home, tdim), (sf, sa, pf, pa, stages, blocks) in sorted(pipes.items(), key=str)
+                    if (line, home, tdim) not in serial_only),
     )
 
 

@@ -46,6 +46,7 @@ def test_minimal_profile_gets_defaults(tmp_path):
     (GOOD + "distributions: [BLOCK, DIAGONAL]\n", "distributions", 4),
     (GOOD + "branch_probability: 1.5\n", "branch_probability", 4),
     (GOOD + "communication_model: telepathy\n", "communication_model", 4),
+    (GOOD + "pipeline: 3\n", "pipeline", 4),
 ])
 def test_bad_values_name_file_line_and_key(tmp_path, text, key, line):
     path = write(tmp_path, text)

@@ -7,7 +7,9 @@ processors, a sweep of 2..256 hands the work on 3 times under BLOCK and 254 time
 CYCLIC; enclosing parallel loops travel in one message.  Under a
 latency-bandwidth profile each hand-off costs a latency on the critical path,
 so BLOCK beats CYCLIC on recurrence dimensions; under DDT's linear model
-messages have no latency and nothing changes.
+messages have no latency and nothing changes.  The profile here has
+``pipeline: false`` (the loops run one processor after the other, as DDT
+has it); ``test_pipelines.py`` prices the same sweeps as pipelines.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def machine(tmp_path):
     p = tmp_path / "latency.yaml"
     p.write_text("name: latency\nprocessors: 4\ncommunication_model: latency_bandwidth\n"
                  f"remote_access_time: 1.0e-9\nlatency: {LATENCY}\nbandwidth: 1.0e10\nflop_time: 1.0e-9\n"
-                 "memory_access_time: 1.0e-9\ndistributions: [BLOCK, CYCLIC]\n")
+                 "memory_access_time: 1.0e-9\ndistributions: [BLOCK, CYCLIC]\npipeline: false\n")
     return load_profile(p)
 
 
