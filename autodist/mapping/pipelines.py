@@ -16,11 +16,11 @@ processor and ``L`` seconds per message, ``nb`` blocks take
 ``P`` its own block when messages cost no latency).  The model takes the
 pipeline when it is cheaper than the serialized loop and its hand-offs.
 
-The conditions on ``P`` are the runtime's: parallel, around every statement
-of the phase, not partitioning a distributed dimension, no private arrays;
-the loops around ``S`` parallel; no scalar assigned in the phase; and every
-reference to an array the phase writes indexes it by ``P`` in one subscript,
-always the same affine form (a value handed on belongs to one block).
+The conditions on ``P`` are the runtime's: around every statement of the
+phase, not partitioning a distributed dimension, no private arrays; the
+loops around ``S`` parallel; no scalar assigned in the phase; and no
+dependence forward along one of ``S``, ``P`` and backward along the other
+(:mod:`autodist.owner.blocking`).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ from ..analysis.model import Phase, RefPattern
 from ..layout.model import Layout
 from ..layout.ownership import ownership
 from ..machine import MachineProfile
+from ..owner.blocking import blocking_forms
 from ..owner.iterations import Loop, Partition
 
 
@@ -94,14 +95,16 @@ def pipeline_loop(phase: Phase, pat: RefPattern, part: Partition, layout: Layout
     used = {v for g, (kind, v) in enumerate(part.axes) if kind == "var" and own.axes[g].extent > 1}
     for p in pat.loop_lines:
         lp = loops.get(p)
-        if p == line or lp is None or not lp.parallel or lp.var in used or not lp.trips or lp.trips < 2:
+        if p == line or lp is None or lp.var in used or not lp.trips or lp.trips < 2:
             continue
+        if not lp.parallel and pat.loop_lines.index(p) < k:
+            continue  # a sequential loop outside would be the one the pipeline walks
         info = phase.loop(p)
         if info is not None and info.private_arrays:
             continue
-        key = ("blockable", p)
+        key = ("blockable", line, p)
         if key not in memo:
-            memo[key] = _blockable(phase, p, lp.var)
+            memo[key] = _blockable(phase, p, s_var, lp.var)
         if memo[key]:
             return own.axes[serial[0]].extent, float(lp.trips)
     return None
@@ -111,26 +114,12 @@ def _parallel_var(pat: RefPattern, var: str | None, loops: dict[int, Loop]) -> b
     return any(loops[l].var == var and loops[l].parallel for l in pat.loop_lines if l in loops)
 
 
-def _blockable(phase: Phase, line: int, var: str) -> bool:
+def _blockable(phase: Phase, line: int, s_var: str, var: str) -> bool:
     """Whether the phase can run in blocks of the loop ``var`` at ``line``: it
-    is around every statement, no scalar is assigned, and every array written
-    is indexed by ``var`` in one subscript, always the same way."""
+    is around every statement, no scalar is assigned, and the reordering keeps
+    every dependence (:func:`autodist.owner.blocking.blocking_forms`)."""
     if any(line not in p.loop_lines or p.lhs is None or p.reduction or p.output for p in phase.patterns):
         return False
-    written = {p.lhs.array for p in phase.patterns if p.lhs is not None}
-    forms: dict[str, tuple[int, int, int]] = {}
-    for p in phase.patterns:
-        for acc in ((p.lhs,) if p.lhs is not None else ()) + p.rhs:
-            if acc.array not in written:
-                continue
-            found = []
-            for d, s in enumerate(acc.subscripts):
-                if s is None:
-                    return False
-                if s.coef(var):
-                    if set(s.vars) != {var}:
-                        return False
-                    found.append((d, s.coef(var), s.const))
-            if len(found) != 1 or forms.setdefault(acc.array, found[0]) != found[0]:
-                return False
-    return True
+    refs = [(acc.array, acc.write, acc.subscripts) for p in phase.patterns
+            for acc in ((p.lhs,) if p.lhs is not None else ()) + p.rhs]
+    return blocking_forms(refs, s_var, var) is not None

@@ -1,25 +1,21 @@
-"""Coarse-grain pipelining: a pipelined phase run in blocks of a parallel loop.
+"""Coarse-grain pipelining: a pipelined phase run in blocks of another loop.
 
 A pipelined phase (:mod:`.planner`) walks a distributed BLOCK dimension with a
 sequential loop ``S``: rank ``r`` computes after rank ``r - 1`` has handed on
-what it wrote.  Run whole, that serializes the ranks.  When another loop ``P``
-of the nest is parallel, the phase can instead run in blocks of ``P``'s
+what it wrote.  Run whole, that serializes the ranks.  With another loop ``P``
+around every statement, the phase can instead run in blocks of ``P``'s
 values: rank ``r`` computes block ``b`` (its part of ``S``, the values of ``P``
 in the block) as soon as rank ``r - 1`` has handed on block ``b``, while rank
 ``r - 1`` goes on with block ``b + 1`` — a wavefront, the ranks overlapping
 after ``nranks - 1`` blocks.
 
-Running the iterations block by block reorders them: ``(p, s)`` of a later
-block may run before ``(p', s')`` of an earlier one with ``s' > s``.  That
-keeps every dependence when
-
-* ``P`` carries none (it is parallel: an iteration of one block never needs a
-  value another block of the same rank writes), and
-* every reference to an array the phase writes indexes it by ``P`` the same
-  way (one subscript, the same affine form ``a*P + c`` everywhere): a value
-  handed from rank to rank is written and read at the same ``P``, so it
-  belongs to one block, and what a rank hands on per block is its pieces
-  restricted to that block's image along that dimension.
+Running the iterations block by block reorders them: it is legal when no
+dependence goes forward along one of the two loops and backward along the
+other, what :func:`autodist.owner.blocking.blocking_forms` checks (it also
+says, per written array, the dimension ``P`` indexes in its writes: what a
+rank hands on per block is its pieces restricted to that block's image
+there).  ``P`` need not be parallel: the SSOR wavefront, sequential along
+both loops, runs in blocks.
 
 Values a rank reads before its successors write them are fetched once before
 the first block, as in the unblocked phase (they stay the old values: a
@@ -32,6 +28,7 @@ from dataclasses import dataclass
 
 from ... import ir
 from ...layout.sections import IndexSet, Section
+from ...owner.blocking import blocking_forms
 from ..codegen.vectorize import LoopNode, PhaseShape
 
 
@@ -63,50 +60,28 @@ class Blocking:
         return out
 
 
-def blocking_loop(shape: PhaseShape, walk: LoopNode, partitioned: set[str], written: set[str]) -> tuple[LoopNode, dict] | None:
+def blocking_loop(shape: PhaseShape, walk: LoopNode, partitioned: set[str]) -> tuple[LoopNode, dict] | None:
     """The loop of the phase to run in blocks, and the dimensions it indexes
-    in the written arrays (see the module docstring), or None.  ``walk``: the
-    sequential loop the ranks are ordered along; ``partitioned``: the loop
-    variables that partition statements over ranks."""
-    common = set(shape.stmts[0].path) if shape.stmts else set()
+    in the writes of each array (see the module docstring), or None.
+    ``walk``: the sequential loop the ranks are ordered along;
+    ``partitioned``: the loop variables that partition statements over ranks."""
+    if not shape.stmts or any(not isinstance(n.stmt.target, ir.Index) for n in shape.stmts):
+        return None  # a scalar assigned in the phase could carry values from block to block
+    common = set(shape.stmts[0].path)
     for node in shape.stmts[1:]:
         common &= set(node.path)
-    path = shape.stmts[0].path if shape.stmts else ()
-    for line in path:
+    refs = [(x.name, x is node.stmt.target, tuple(ir.affine(s) for s in x.subscripts))
+            for node in shape.stmts for e in node.stmt.exprs() for x in e.walk() if isinstance(x, ir.Index)]
+    for line in shape.stmts[0].path:
         if line not in common or line == walk.line:
             continue
         lp = shape.loop_at(line)
-        if lp.info is None or not lp.info.parallel or lp.var in partitioned or lp.info.private_arrays:
+        if lp.info is None or lp.var in partitioned or lp.info.private_arrays or _constant_bounds(lp) is None:
             continue
-        dims = _indexing(shape, lp.var, written)
-        if dims is not None and _constant_bounds(lp) is not None:
+        dims = blocking_forms(refs, walk.var, lp.var)
+        if dims is not None:
             return lp, dims
     return None
-
-
-def _indexing(shape: PhaseShape, var: str, written: set[str]) -> dict[str, tuple[int, int, int]] | None:
-    """Per written array, the one dimension every reference indexes by ``var``
-    in the same affine form ``a*var + c``; None when some reference does not."""
-    found: dict[str, tuple[int, int, int]] = {}
-    for node in shape.stmts:
-        for e in node.stmt.exprs():
-            for x in e.walk():
-                if not isinstance(x, ir.Index) or x.name not in written:
-                    continue
-                forms = []
-                for d, s in enumerate(x.subscripts):
-                    if var in _names(s):
-                        a = ir.affine(s)
-                        if a is None or set(a.vars) != {var}:
-                            return None
-                        forms.append((d, a.coef(var), a.const))
-                if len(forms) != 1 or found.setdefault(x.name, forms[0]) != forms[0]:
-                    return None
-    return found if set(found) == written else None
-
-
-def _names(e: ir.Expr) -> set[str]:
-    return {x.name for x in e.walk() if isinstance(x, (ir.Name, ir.Index))}
 
 
 def _constant_bounds(lp: LoopNode) -> range | None:

@@ -266,8 +266,7 @@ class Planner:
         if count <= 1 or walk is None or shape.reductions or not set(shape.outs) <= loop_vars:
             return None
         partitioned = {v for node in shape.stmts for _, v, _, _ in part_of[id(node.pattern)].terms}
-        written = {n.stmt.target.name for n in shape.stmts if isinstance(n.stmt.target, ir.Index)}
-        found = blocking_loop(shape, walk, partitioned, written)
+        found = blocking_loop(shape, walk, partitioned)
         if found is None:
             return None
         lp, dims = found

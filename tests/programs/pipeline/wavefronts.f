@@ -1,13 +1,14 @@
 C     Sweeps along a distributed dimension (pipelined phases) that run in
 C     blocks of a parallel loop, and one that must not.
 C     X, A, Z: columns distributed; the J sweeps walk them.  Y, B: rows
-C     distributed; the I sweeps walk them inside a parallel J loop.
+C     distributed; the I sweeps walk them inside a parallel J loop.  W:
+C     an SSOR wavefront, sequential along both loops, in blocks of I.
       PROGRAM WAVES
       INTEGER N, NITER
       PARAMETER (N = 37, NITER = 3)
-      DOUBLE PRECISION X(N,N), A(N,N), Z(N,N), Y(N,N), B(N,N)
+      DOUBLE PRECISION X(N,N), A(N,N), Z(N,N), Y(N,N), B(N,N), W(N,N)
 CHPF$ PROCESSORS P(NUMBER_OF_PROCESSORS())
-CHPF$ DISTRIBUTE (*,BLOCK) ONTO P :: X, A, Z
+CHPF$ DISTRIBUTE (*,BLOCK) ONTO P :: X, A, Z, W
 CHPF$ DISTRIBUTE (BLOCK,*) ONTO P :: Y, B
       INTEGER I, J, IT
       DO 1 J = 1, N
@@ -15,6 +16,7 @@ CHPF$ DISTRIBUTE (BLOCK,*) ONTO P :: Y, B
          X(I,J) = DBLE(MOD(I * 7 + J * 3, 11)) / 11.0D0
          A(I,J) = 0.25D0 / DBLE(1 + MOD(I * J, 5))
          Z(I,J) = DBLE(MOD(I + 2 * J, 13)) / 13.0D0
+         W(I,J) = DBLE(MOD(I * J, 17)) / 17.0D0
     1 CONTINUE
       DO 2 J = 1, N
       DO 2 I = 1, N
@@ -49,6 +51,13 @@ C        of the rank before; this sweep must run whole
          DO 50 I = 1, N - 1
             Z(I,J) = 0.5D0 * (Z(I,J) + Z(I+1,J-1))
    50    CONTINUE
+C        SSOR: the new W(I-1,J), W(I,J-1), the old W(I+1,J), W(I,J+1)
+         DO 60 J = 2, N - 1
+         DO 60 I = 2, N - 1
+            W(I,J) = 0.25D0 * (W(I-1,J) + W(I+1,J) + W(I,J-1)
+     &               + W(I,J+1))
+   60    CONTINUE
   100 CONTINUE
-      WRITE (*,*) X(1,1), X(N,N), Y(N,1), Y(N,N), Z(1,N), Z(N-1,N)
+      WRITE (*,*) X(1,1), X(N,N), Y(N,1), Y(N,N), Z(1,N), Z(N-1,N),
+     &            W(2,2), W(N-1,N-1)
       END
