@@ -445,9 +445,11 @@ def test_expressions_operators_and_literals():
 
 
 def test_whole_array_assignment_is_a_loop_or_opaque():
-    u = unit("subroutine s(a, b)\n  real :: a(10), b(2, 2)\n  a = 0.0\n  b = 1.0\nend subroutine\n", "t.f90")
-    assert [type(s).__name__ for s in u.body] == ["Do", "Opaque"]
-    assert u.body[0].lowered and u.body[1].reason.startswith("array assignment (Fortran 90): of rank 2")
+    u = unit("subroutine s(a, b)\n  real :: a(10), b(2, 2)\n  a = 0.0\n  b = 1.0\n  a = a(10:1:-1)\nend subroutine\n",
+             "t.f90")
+    assert [type(s).__name__ for s in u.body] == ["Do", "Do", "Opaque"]
+    assert u.body[0].lowered and u.body[1].lowered
+    assert u.body[2].reason == "array assignment (Fortran 90): the right side reads A, the target, in another order"
 
 
 @pytest.mark.parametrize(
