@@ -291,3 +291,15 @@ def test_an_array_constructor_of_another_size_than_its_target_is_a_one_line_erro
     assert code == 2 and err.strip().count("\n") == 0 and "Traceback" not in err
     assert err.strip().endswith("size.f:4: array assignment: an array constructor of 2 elements where the target "
                                 "has 3"), err
+
+
+def test_a_hollerith_given_to_an_assumed_length_character_dummy_is_a_one_line_refusal(capsys, tmp_path):
+    # gfortran passes no length with a Hollerith: the dummy's length is whatever is there
+    src = tmp_path / "star.f"
+    src.write_text("      PROGRAM STAR\n      CALL S(5HHELLO)\n      END\n"
+                   "      SUBROUTINE S(C)\n      CHARACTER*(*) C\n      PRINT *, C\n      END\n")
+    code, _, err = run(capsys, "analyze", "-q", src)
+    assert code == 0
+    code, _, err = run(capsys, "run", "-q", "-np", "1", src)
+    assert code == 2 and err.strip().count("\n") == 0 and "Traceback" not in err
+    assert "star.f:2: Hollerith constant 5HHELLO given to CHARACTER*(*) dummy C of S" in err

@@ -2,9 +2,9 @@
 mpi_harness.py at 1, 2, 3 and 4 ranks): routines passed as arguments and
 called through dummies, automatic arrays, EXIT and CYCLE, EQUIVALENCE of
 elements with other lower bounds, Fortran 90 array assignments (rank 2 and
-more, CHARACTER arrays, array constructors).  Each program of tests/programs/legacy
-must give what the gfortran-compiled program gives, as written and as
-annotated by autodist."""
+more, CHARACTER arrays, array constructors), Hollerith actual arguments.
+Each program of tests/programs/legacy must give what the gfortran-compiled
+program gives, as written and as annotated by autodist."""
 
 from __future__ import annotations
 
@@ -248,3 +248,11 @@ def mpi_case_array_constructors_annotated(comm):
     if comm.Get_rank() == 0:
         assert "DISTRIBUTE" in text and "_S" not in text and "_C" not in text
     check_against_gfortran(comm, text)
+
+
+def mpi_case_hollerith_constants_as_actual_arguments(comm):
+    check_against_gfortran(comm, _text(comm, "hollerith_actuals.f"))
+
+
+def mpi_case_hollerith_constants_as_actual_arguments_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "hollerith_actuals.f", annotate=True))
