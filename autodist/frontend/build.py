@@ -221,7 +221,7 @@ class UnitReader:
                     if in_spec and not isinstance(child, _ANYWHERE):
                         first_exec, parts.first_exec = where.span.first, first
                         table.finish_spec()
-                    parts.body.append((first, builder.item(child, where, record.label, text, opaque)))
+                    parts.body.append((first, builder.item(child, where, record.label, text, opaque, note.holleriths)))
                     if first_exec is not None:
                         continue
             parts.decl_end = max(parts.decl_end, self.top_line(last))

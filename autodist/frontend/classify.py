@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .lexical import MASK, holleriths, matching_paren, top_level
+from .lexical import MASK, holleriths, matching_paren, scan, top_level
 from .lines import Statement
 
 NAME = r"[A-Z][A-Z0-9_$]*"
@@ -176,6 +176,46 @@ def data_rewrite(st: Statement, fixed: bool) -> tuple[str, tuple[str, ...]] | No
         text = text[: h.start] + "'" + h.chars.replace("'", "''") + "'" + text[h.end :]
     text = _HEX_TEXT.sub(lambda m: f"Z'{m.group(2)}'", text)
     return text, tuple(st.text[h.start : h.end] for h in found)
+
+
+def actual_rewrite(st: Statement, fixed: bool) -> tuple[str, tuple[str, ...]] | None:
+    """An executable statement whose Holleriths are all actual arguments
+    (``CALL XERROR(26HABNORMAL RETURN FROM DQAG ,26,IER,LVL)``, a deleted feature
+    gfortran -std=legacy accepts), as fparser2 can read it (the Holleriths as
+    strings), with the Hollerith texts in order; None for any other statement."""
+    if not fixed or is_data(st) or is_format(st) or is_declaration(st):
+        return None
+    found = holleriths(st.text)
+    if not found:
+        return None
+    plain = st.text
+    for h in found:  # a quote inside a Hollerith opens no string
+        plain = plain[: h.start] + MASK * (h.end - h.start) + plain[h.end :]
+    masked = scan(plain)[0]
+    if not all(_is_actual(masked, h.start, h.end) for h in found):
+        return None
+    text = st.text
+    for h in reversed(found):
+        text = text[: h.start] + "'" + h.chars.replace("'", "''") + "'" + text[h.end :]
+    return text, tuple(st.text[h.start : h.end] for h in found)
+
+
+def _is_actual(masked: str, start: int, end: int) -> bool:
+    """Whether ``masked[start:end]`` is a whole argument of a reference ``name(...)``."""
+    before, after = masked[:start].rstrip(), masked[end:].lstrip()
+    if not before or before[-1] not in "(," or not after or after[0] not in ",)":
+        return False
+    depth = 0
+    for k in range(len(before) - 1, -1, -1):
+        c = before[k]
+        if c == ")":
+            depth += 1
+        elif c == "(":
+            if depth == 0:
+                head = before[:k].rstrip()
+                return bool(head) and (head[-1].isalnum() or head[-1] in "_$")
+            depth -= 1
+    return False
 
 
 def canonical(st: Statement) -> str | None:

@@ -230,6 +230,10 @@ class ExprConverter:
             None if hi is None else self.convert(hi),
         )
 
+    def _Array_Constructor(self, node) -> Expr:
+        return OpaqueExpr(str(node), "array constructor (Fortran 90: read only as the right side of an array "
+                                     "assignment)")
+
     def _Data_Ref(self, node) -> Expr:
         return OpaqueExpr(str(node), DERIVED_COMPONENT)
 

@@ -9,7 +9,7 @@ then makes the ``ir.Do`` / ``ir.DoWhile`` / ``ir.If`` nodes when
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from fparser.two import Fortran2003 as F
@@ -112,8 +112,10 @@ class IrBuilder:
 
     # -- statements ----------------------------------------------------------------
 
-    def item(self, node, where: Where, label: int | None, text: str, opaque: str | None) -> Item:
-        """The nesting item of one executable fparser2 statement."""
+    def item(self, node, where: Where, label: int | None, text: str, opaque: str | None,
+             holleriths: tuple[str, ...] = ()) -> Item:
+        """The nesting item of one executable fparser2 statement (``holleriths``:
+        the Hollerith actual arguments it was given to fparser2 with as strings)."""
         self.table.span = where.span
         file, line = where.span.file, where.span.first
         if isinstance(node, F.Label_Do_Stmt):
@@ -131,6 +133,8 @@ class IrBuilder:
         if isinstance(node, F.End_Do_Stmt):
             return Item("enddo", label, file, line, payload=where)
         stmt = self.statement(node, where.span, label, text, opaque)
+        if holleriths and opaque is None:
+            stmt = _with_holleriths(stmt, holleriths, text)
         return Item("stmt", label, file, line, payload=self._record(stmt, where.last))
 
     def _do_head(self, control, where: Where, label: int | None) -> DoHead:
@@ -301,3 +305,39 @@ def _format_text(text: str) -> str:
     """The format of a FORMAT statement's text: from its first parenthesis."""
     i = text.find("(")
     return text[i:].strip() if i >= 0 else text
+
+
+#: Why a statement with a Hollerith constant is opaque (``ir.Opaque``).
+HOLLERITH = "Hollerith constant outside FORMAT (deleted feature)"
+
+
+def _with_holleriths(stmt: ir.Stmt, sources: tuple[str, ...], text: str) -> ir.Stmt:
+    """``stmt`` with the strings standing for the Hollerith constants ``sources``
+    made :class:`ir.Hollerith` where they are actual arguments of a CALL or of an
+    external function; an opaque statement when one is not found there (an
+    intrinsic's argument, say)."""
+    pending = [ir.Hollerith.of(x) for x in sources]
+
+    def actual(a: Expr) -> Expr:
+        if isinstance(a, ir.FuncRef) and a.kind == "external":
+            return ir.FuncRef(a.name, tuple(actual(x) for x in a.args), a.kind)
+        if type(a) is Const and isinstance(a.value, str):
+            k = next((k for k, h in enumerate(pending) if h.chars == a.value), None)
+            if k is not None:
+                return pending.pop(k)
+        return a
+
+    def marked(e: Expr) -> Expr:
+        return actual(e) if isinstance(e, ir.FuncRef) else e
+
+    def statement(s: ir.Stmt) -> ir.Stmt:
+        if isinstance(s, ir.Call):
+            return ir.Call(s.span, s.label, s.name, tuple(actual(a) for a in s.args))
+        if isinstance(s, ir.If):  # IF (cond) CALL ...
+            return replace(s, branches=tuple(
+                replace(b, cond=None if b.cond is None else ir.map_exprs(b.cond, marked),
+                        body=tuple(statement(x) for x in b.body)) for b in s.branches))
+        return ir.map_exprs(s, marked)
+
+    out = statement(stmt)
+    return ir.Opaque(stmt.span, stmt.label, text, HOLLERITH) if pending else out

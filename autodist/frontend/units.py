@@ -6,7 +6,7 @@ statement, so such a main program is given a ``PROGRAM MAIN`` line, and each
 unit is parsed on its own.  The text fparser2 reads is the unit's code lines
 without comments, directives or preprocessor lines; a few statements are given
 in another form (a header without its HPF prefixes, deleted features as
-CONTINUE, Holleriths in DATA as strings).  :attr:`UnitSource.line_map` maps
+CONTINUE, Holleriths in DATA and as actual arguments as strings).  :attr:`UnitSource.line_map` maps
 every line of that text back to the statement it stands for.
 """
 
@@ -40,7 +40,7 @@ class UnitText:
 class Note:
     """How fparser2 reads a statement differently from its text: ``opaque`` is the
     reason it was given as CONTINUE; ``holleriths`` the Hollerith constants of a
-    DATA statement given as strings, in order."""
+    DATA statement, or the actual arguments of a statement, given as strings, in order."""
 
     opaque: str | None = None
     holleriths: tuple[str, ...] = ()
@@ -142,7 +142,11 @@ def unit_source(unit: UnitText, form: str) -> UnitSource:
     for k, st in enumerate(unit.statements):
         note = None
         reason = classify.deleted_feature(st, fixed)
-        if reason is not None:
+        actuals = classify.actual_rewrite(st, fixed) if reason is not None else None
+        if actuals is not None:  # Holleriths as actual arguments: as strings, marked by the IR builder
+            note = Note(holleriths=actuals[1])
+            emit(code_line(st.label, actuals[0], fixed), k, st.first, st.last)
+        elif reason is not None:
             note = Note(opaque=reason)
             emit(code_line(st.label, "CONTINUE", fixed), k, st.first, st.last)
         elif (data := classify.data_rewrite(st, fixed)) is not None:

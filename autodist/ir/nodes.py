@@ -28,7 +28,7 @@ from .kinds import FuncKind, IoKind, Op, UnaryOp, coerce
 __all__ = [
     "Span", "Type", "INTEGER", "REAL", "DOUBLE", "COMPLEX", "LOGICAL", "NOTYPE", "DERIVED",
     "Expr", "Const", "Name", "Index", "FuncRef", "BinOp", "UnOp", "Substring", "ImpliedDo", "OpaqueExpr",
-    "Triplet", "SectionActual",
+    "Triplet", "SectionActual", "Hollerith",
     "Stmt", "Assign", "Do", "DoWhile", "Branch", "If", "ArithIf", "Goto", "ComputedGoto", "Continue",
     "Call", "Return", "Stop", "Io", "Directive", "Opaque", "ENTRY_REASON", "is_lowered",
 ]
@@ -119,6 +119,29 @@ class Const(Expr):
 
     value: object
     type: Type
+
+
+@dataclass(frozen=True)
+class Hollerith(Const):
+    """A Hollerith constant ``nH...`` given as an actual argument (a deleted
+    feature gfortran -std=legacy accepts: ``CALL XERROR(26HABNORMAL RETURN ...,
+    26, IER, LVL)``).  A CHARACTER constant of what gfortran stores and passes
+    by address: the n characters blank-padded to a multiple of 4 bytes, which
+    a dummy of any type sees byte for byte; no length goes with it, so a
+    ``CHARACTER*(*)`` dummy has none.  ``source`` is the constant as written."""
+
+    source: str = ""
+
+    @classmethod
+    def of(cls, source: str) -> "Hollerith":
+        chars = source[source.upper().index("H") + 1:]
+        padded = chars.ljust(-(-len(chars) // 4) * 4)
+        return cls(padded, Type("character", len(padded)), source)
+
+    @property
+    def chars(self) -> str:
+        """The n characters as written (without gfortran's padding)."""
+        return self.source[self.source.upper().index("H") + 1:]
 
 
 @dataclass(frozen=True)

@@ -252,3 +252,54 @@ def test_a_work_array_one_short_of_its_padded_template_is_read_with_a_note(capsy
     notes = [line for line in err.splitlines() if "triplet" in line]
     assert len(notes) == 1 and "pad.f:6:" in notes[0] and "12 elements against" in notes[0], err
     assert "DISTRIBUTE" in (tmp_path / "out.f").read_text().upper()
+
+
+F90_ASSIGNMENTS = ("rank_two_assignments.f", "character_array_assignments.f", "array_constructors.f")
+
+
+@pytest.mark.parametrize("name", F90_ASSIGNMENTS)
+def test_array_assignments_of_any_rank_and_constructors_are_loops_of_the_analysis(capsys, name):
+    program = read_program([LEGACY / name])
+    lowered = [s for u in program.units for s in ir.walk(u.body) if isinstance(s, ir.Do) and s.lowered]
+    assert lowered and not [s for u in program.units for s in ir.walk(u.body) if isinstance(s, ir.Opaque)]
+    doc = analyze(capsys, LEGACY / name)
+    assert doc["procedures"]
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+@pytest.mark.parametrize("name", F90_ASSIGNMENTS)
+def test_annotated_array_assignments_print_what_the_original_prints(capsys, tmp_path, name):
+    out = annotate(capsys, tmp_path, LEGACY / name)
+    assert "_S" not in (out / name).read_text()
+    printed = []
+    for src in (LEGACY / name, out / name):
+        exe = tmp_path / f"exe{len(printed)}"
+        subprocess.run(["gfortran", "-std=legacy", "-w", str(src), "-o", str(exe)], check=True, capture_output=True,
+                       cwd=tmp_path)
+        printed.append(subprocess.run([str(exe)], check=True, capture_output=True, text=True, cwd=tmp_path).stdout)
+    assert printed[0] == printed[1] and printed[0].strip()
+
+
+@pytest.mark.parametrize("command", ["analyze", "annotate", "run"])
+def test_an_array_constructor_of_another_size_than_its_target_is_a_one_line_error(capsys, tmp_path, command):
+    src = tmp_path / "size.f"
+    src.write_text("      PROGRAM SIZE\n      REAL X(4)\n      X = 0.0\n"
+                   "      X(2:4) = (/ 1.0, 2.0 /)\n      PRINT *, X\n      END\n")
+    extra = ["-o", str(tmp_path / "out")] if command == "annotate" else ["-np", "1"] if command == "run" else []
+    code, _, err = run(capsys, command, "-q", src, *extra)
+    assert code == 2 and err.strip().count("\n") == 0 and "Traceback" not in err
+    assert err.strip().endswith("size.f:4: array assignment: an array constructor of 2 elements where the target "
+                                "has 3"), err
+
+
+def test_a_hollerith_given_to_an_assumed_length_character_dummy_is_a_one_line_refusal(capsys, tmp_path):
+    # gfortran passes no length with a Hollerith: the dummy's length is whatever is there
+    src = tmp_path / "star.f"
+    src.write_text("      PROGRAM STAR\n      CALL S(5HHELLO)\n      END\n"
+                   "      SUBROUTINE S(C)\n      CHARACTER*(*) C\n      PRINT *, C\n      END\n")
+    code, _, err = run(capsys, "analyze", "-q", src)
+    assert code == 0
+    code, _, err = run(capsys, "run", "-q", "-np", "1", src)
+    assert code == 2 and err.strip().count("\n") == 0 and "Traceback" not in err
+    assert "star.f:2: Hollerith constant 5HHELLO given to CHARACTER*(*) dummy C of S" in err

@@ -278,7 +278,7 @@ def test_deleted_features_and_entry_become_opaque():
            10 PAUSE
            20 PAUSE 'WAIT'
               IF (X .GT. 0.0) PAUSE 1
-              CALL MSG(12HHELLO, WORLD)
+              X = 4HABCD
               RETURN 1
               ENTRY E2(X)
               X = 2.0
@@ -297,7 +297,31 @@ def test_deleted_features_and_entry_become_opaque():
         ("Assign", None, 10, None),
     ]
     assert u.body[0].text == "ASSIGN 10 TO K"
-    assert u.body[5].text == "CALL MSG(12HHELLO, WORLD)"
+    assert u.body[5].text == "X = 4HABCD"
+
+
+def test_hollerith_actual_arguments_are_padded_character_constants():
+    u = unit(
+        """
+              SUBROUTINE S(K)
+              CALL MSG(12HHELLO, WORLD, 12)
+              IF (K .NE. 0) CALL MSG(5Hit's , 5)
+              X = F(K, 3Habc) + 1.0
+              K = ICHAR(1HA)
+              CALL MSG(3HABC // 'D')
+              CALL MSG('ABC')
+              END
+        """
+    )
+    call, guarded, assign, intrinsic, concat, quoted = u.body
+    (h,) = [a for a in call.args if isinstance(a, ir.Hollerith)]
+    assert (h.value, h.type, h.source, h.chars) == ("HELLO, WORLD", ir.Type("character", 12), "12HHELLO, WORLD",
+                                                    "HELLO, WORLD")
+    assert guarded.branches[0].body[0].args[0] == ir.Hollerith("it's    ", ir.Type("character", 8), "5Hit's ")
+    assert assign.value.left.args[1] == ir.Hollerith("abc ", ir.Type("character", 4), "3Habc")
+    assert isinstance(intrinsic, ir.Opaque) and intrinsic.reason == "Hollerith constant outside FORMAT (deleted feature)"
+    assert isinstance(concat, ir.Opaque) and concat.reason == intrinsic.reason
+    assert type(quoted.args[0]) is ir.Const
 
 
 def test_opaque_constructs_are_kept_whole():
@@ -445,9 +469,11 @@ def test_expressions_operators_and_literals():
 
 
 def test_whole_array_assignment_is_a_loop_or_opaque():
-    u = unit("subroutine s(a, b)\n  real :: a(10), b(2, 2)\n  a = 0.0\n  b = 1.0\nend subroutine\n", "t.f90")
-    assert [type(s).__name__ for s in u.body] == ["Do", "Opaque"]
-    assert u.body[0].lowered and u.body[1].reason.startswith("array assignment (Fortran 90): of rank 2")
+    u = unit("subroutine s(a, b)\n  real :: a(10), b(2, 2)\n  a = 0.0\n  b = 1.0\n  a = a(10:1:-1)\nend subroutine\n",
+             "t.f90")
+    assert [type(s).__name__ for s in u.body] == ["Do", "Do", "Opaque"]
+    assert u.body[0].lowered and u.body[1].lowered
+    assert u.body[2].reason == "array assignment (Fortran 90): the right side reads A, the target, in another order"
 
 
 @pytest.mark.parametrize(

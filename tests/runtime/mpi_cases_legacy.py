@@ -1,15 +1,16 @@
 """MPI cases of constructs real legacy programs use (issue 13; run by
 mpi_harness.py at 1, 2, 3 and 4 ranks): routines passed as arguments and
 called through dummies, automatic arrays, EXIT and CYCLE, EQUIVALENCE of
-elements with other lower bounds.  Each program of tests/programs/legacy
-must give what the gfortran-compiled program gives, as written and as
-annotated by autodist."""
+elements with other lower bounds, Fortran 90 array assignments (rank 2 and
+more, CHARACTER arrays, array constructors), Hollerith actual arguments.
+Each program of tests/programs/legacy must give what the gfortran-compiled
+program gives, as written and as annotated by autodist."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from tests.runtime.programs import annotated, check_against_gfortran, run_text
+from tests.runtime.programs import annotated, check_against_gfortran, hand_mapped, run_text
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "programs" / "legacy"
 
@@ -207,3 +208,51 @@ def mpi_case_forall_statements(comm):
 
 def mpi_case_forall_statements_annotated(comm):
     check_against_gfortran(comm, _text(comm, "forall.f", annotate=True))
+
+
+def mpi_case_rank_two_and_three_array_assignments(comm):
+    check_against_gfortran(comm, _text(comm, "rank_two_assignments.f"))
+
+
+def mpi_case_rank_two_and_three_array_assignments_annotated(comm):
+    """As annotated: the collapsed loops the front end made carry no directive
+    (they are sequential: their subscripts are not affine)."""
+    text = _text(comm, "rank_two_assignments.f", annotate=True)
+    if comm.Get_rank() == 0:
+        assert "INDEPENDENT" in text and "_S" not in text
+    check_against_gfortran(comm, text)
+
+
+def mpi_case_rank_two_and_three_array_assignments_on_distributed_arrays(comm):
+    """The collapsed loops write and read arrays distributed in both
+    dimensions (BLOCK, BLOCK on a 2x2 grid) and CYCLIC(3) in the last one."""
+    for mapping in ("block_block", "cyclic3"):
+        text = hand_mapped(_text(comm, "rank_two_assignments.f"), mapping) if comm.Get_rank() == 0 else ""
+        check_against_gfortran(comm, text)
+
+
+def mpi_case_character_array_assignments(comm):
+    check_against_gfortran(comm, _text(comm, "character_array_assignments.f"))
+
+
+def mpi_case_character_array_assignments_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "character_array_assignments.f", annotate=True))
+
+
+def mpi_case_array_constructors(comm):
+    check_against_gfortran(comm, _text(comm, "array_constructors.f"))
+
+
+def mpi_case_array_constructors_annotated(comm):
+    text = _text(comm, "array_constructors.f", annotate=True)
+    if comm.Get_rank() == 0:
+        assert "DISTRIBUTE" in text and "_S" not in text and "_C" not in text
+    check_against_gfortran(comm, text)
+
+
+def mpi_case_hollerith_constants_as_actual_arguments(comm):
+    check_against_gfortran(comm, _text(comm, "hollerith_actuals.f"))
+
+
+def mpi_case_hollerith_constants_as_actual_arguments_annotated(comm):
+    check_against_gfortran(comm, _text(comm, "hollerith_actuals.f", annotate=True))

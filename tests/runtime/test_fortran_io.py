@@ -65,6 +65,10 @@ def test_list_directed_records(items, record):
      ["  0.1000E-02   123.5      0.1000E+09"]),
     ("(ES12.4,E12.4E3)", [(F(1234.5), "r4")] * 2, ["  1.2345E+03 0.1234E+004"]),
     ("(1X, 'X=', F8.3, 3HABC)", [(F(2.5), "r4")], [" X=   2.500ABC"]),
+    # A editing of numeric items writes their bytes (Hollerith text kept in INTEGER arrays)
+    ("(2A4, A6, A2, A)", [(1145258561, "i"), (538976335, "i"), (1145258561, "i"), (1145258561, "i"),
+                          (int.from_bytes(b"HELLO.  ", "little", signed=True), "i8")],
+     ["ABCDO     ABCDABHELLO.  "]),
 ])
 def test_formatted_records(fmt, items, records):
     assert format_records(parse_format(fmt), items) == records

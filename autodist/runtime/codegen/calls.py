@@ -8,8 +8,11 @@ arguments of gfortran's extension routines and of the ``--link`` routines
 
 from __future__ import annotations
 
+import numpy as np
+
 from ... import ir
 from ...errors import UnsupportedError
+from ..comm.storage import CHARACTER_CODEC, numpy_dtype
 from ..fortran.extensions import ROUTINES
 from ..fortran.foreign import RESULT_TYPES, abi_code
 from . import intrinsic_code as ic
@@ -107,6 +110,9 @@ class Calls:
                 continue
             if p is not None:
                 raise unsupported(f"passing routine {p[0]} to dummy {d} of {name}, which is no procedure", span)
+            if isinstance(a, ir.Hollerith) and dsym is not None:
+                out.append(self.hollerith_actual(a, dsym, name, span))
+                continue
             if dsym is not None and dsym.is_array:
                 if isinstance(a, ir.SectionActual) and self.is_array(a.name):
                     out.append(self.section_actual(a, dsym, name, span, k in modified))
@@ -169,6 +175,22 @@ class Calls:
         self.em(f"{tmp} = {code}")
         self.copies_back.append((f"{tmp}.g(1)", a))
         return tmp
+
+    def hollerith_actual(self, a: ir.Hollerith, dummy: ir.Symbol, callee: str, span: ir.Span) -> str:
+        """The code passing Hollerith constant ``a`` to ``dummy`` of ``callee`` as
+        gfortran passes it: its bytes (blank-padded to a multiple of 4), which a
+        numeric dummy sees as its own type, byte for byte (an array dummy as many
+        elements as they fill, NUL bytes completing the last one); no length goes
+        with them, so a ``CHARACTER*(*)`` dummy is refused."""
+        t = dummy.type
+        if t.base == "character" and t.size == 0:
+            raise unsupported(f"Hollerith constant {a.source} given to CHARACTER*(*) dummy {dummy.name} of {callee} "
+                              f"(gfortran passes no length with it)", span)
+        if dummy.is_array:
+            return f"_rt.hollerith_array({a.value!r}, {t.base!r}, {t.size}, {dummy.name!r})"
+        if t.base == "character":
+            return ic.const_code(a)
+        return ic.const_code(ir.Const(hollerith_value(a.value, t), t))
 
     def section_actual(self, a: ir.SectionActual, dummy: ir.Symbol, callee: str, span: ir.Span,
                        modified: bool) -> str:
@@ -307,3 +329,11 @@ def _abi(t: ir.Type, what: str, span: ir.Span) -> str:
     if code is None:
         raise unsupported(what, span)
     return code
+
+
+def hollerith_value(chars: str, t: ir.Type) -> object:
+    """The value of type ``t`` whose bytes are the first ones of ``chars``
+    (NULs after them): a Hollerith constant seen by a numeric scalar dummy."""
+    dtype = numpy_dtype(t)
+    raw = chars.encode(CHARACTER_CODEC)[: dtype.itemsize].ljust(dtype.itemsize, b"\0")
+    return np.frombuffer(raw, dtype)[0].item()

@@ -203,6 +203,7 @@ def _build_block(body, loops, unit, infos, patterns, stmts, facts, path) -> list
             if not isinstance(s.target, (ir.Name, ir.Index)):
                 raise _NotFast(f"line {s.span.first}: assignment to a substring")
             _check_expr(s.value, unit, facts)
+            _check_expr(s.target, unit, facts)
             if isinstance(s.target, ir.Index):
                 for sub in s.target.subscripts:
                     _check_subscript(sub, unit, facts)
@@ -254,6 +255,9 @@ def _check_expr(e: ir.Expr, unit: ir.Unit, facts: ProgramFacts) -> None:
             if sym is not None and sym.type.base == "character":
                 raise _NotFast("character data")
         if isinstance(x, ir.Index):
+            sym = unit.symbol(x.name)
+            if sym is not None and sym.type.base == "character":  # numpy would pad a copy with NULs, not blanks
+                raise _NotFast("character data")
             for sub in x.subscripts:
                 _check_subscript(sub, unit, facts)
 

@@ -8,7 +8,8 @@
   complex as ``(re,im)``; records are not split.
 * :func:`parse_format` and :func:`format_records` — formatted output with a
   FORMAT: ``Iw[.m]``, ``Fw.d``, ``Ew.d[Ee]``, ``Dw.d``, ``ESw.d``, ``ENw.d``,
-  ``Gw.d``, ``Lw``, ``A[w]``, ``nX``, ``Tn``, ``TLn``, ``TRn``, ``/``, ``:``,
+  ``Gw.d``, ``Lw``, ``A[w]`` (of a numeric item: its bytes, as gfortran
+  writes the Hollerith text legacy codes keep in INTEGER arrays), ``nX``, ``Tn``, ``TLn``, ``TRn``, ``/``, ``:``,
   ``kP``, ``S``/``SP``/``SS``, ``BN``/``BZ``, quoted strings and ``nH``
   Hollerith, repeat counts, nested groups and format reversion.
 
@@ -174,6 +175,19 @@ def g_edit(x: float, w: int, d: int, e: int | None, scale: int, plus: bool) -> s
 
 #: List-directed width of an INTEGER by kind code: the longest value of its size.
 _LIST_INT = {"i1": 4, "i2": 6, "i": 11, "i8": 20}
+
+
+#: The storage of a numeric or LOGICAL value of each kind, for A editing.
+_STORED = {"i1": np.int8, "i2": np.int16, "i": np.int32, "i8": np.int64, "r4": np.float32, "r8": np.float64,
+           "c8": np.complex64, "c16": np.complex128, "l": np.int32}
+
+
+def _stored_text(value: object, k: str) -> str:
+    """A numeric item under A editing: its bytes as characters, as gfortran writes
+    them (legacy codes keep Hollerith text in INTEGER and REAL variables)."""
+    if k not in _STORED:
+        raise UnsupportedError(f"A editing of a {k} value")
+    return np.array(value, _STORED[k]).tobytes().decode("latin-1")
 
 
 def _item_text(value: object, k: str) -> str:
@@ -403,7 +417,7 @@ class _Writer:
     def data(self, ed: Edit, value: object, k: str) -> str:
         c, w, d, e = ed.code, ed.w, ed.d, ed.e
         if c == "A":
-            s = str(value)
+            s = str(value) if k == "s" else _stored_text(value, k)
             if w is None:
                 return s
             return s[:w] if len(s) >= w else s.rjust(w)

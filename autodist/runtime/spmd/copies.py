@@ -12,6 +12,7 @@ import numpy as np
 
 from ... import ir
 from ...errors import RuntimeFault
+from ..comm.storage import CHARACTER_CODEC, numpy_dtype
 from .arrays import RtArray
 
 
@@ -55,6 +56,18 @@ class CopiedActuals:
         whole = array.full(region=f"section {array.label}")
         whole[np.ix_(*at)] = copy.full().reshape([len(i) for i in at], order="F")
         array.keep_part(whole)
+
+    def hollerith_array(self, chars: str, base: str, size: int, label: str) -> RtArray:
+        """A Hollerith constant passed to an array dummy of type ``base``*``size``:
+        its bytes as elements of that type (NUL bytes completing the last one)."""
+        ftype = ir.Type(base, size if base != "character" else 1)
+        dtype = numpy_dtype(ftype)
+        raw = chars.encode(CHARACTER_CODEC)
+        raw = raw.ljust(-(-len(raw) // dtype.itemsize) * dtype.itemsize, b"\0")
+        values = np.frombuffer(raw, dtype)
+        out = RtArray(label, ftype, ((1, values.size),), None, self.comms, label=label)
+        out.keep_part(values.copy())
+        return out
 
     def scalar_array(self, value, base: str, size: int, label: str) -> RtArray:
         """A one-element array holding ``value``: a scalar passed to an array dummy."""
