@@ -20,7 +20,7 @@ from autodist.analysis.profiledata import load_profile_data
 from autodist.cli import main
 from autodist.runtime.job.api import run_file
 from autodist.runtime.job.verify import compare_arrays, compare_output
-from tests.conftest import SAMPLES, requires_gfortran
+from tests.conftest import PROFILES, SAMPLES, requires_gfortran
 from tests.runtime.programs import run_text, scaled, source_file, variant
 
 
@@ -221,13 +221,17 @@ def test_profile_records_trips_branches_and_phase_times(tmp_path):
 
 
 def test_movement_of_adi_equals_the_annotate_report(tmp_path):
-    """ADI as autodist annotates it for 4 processors on manycore_smp (a
-    dynamic solution that remaps X, A and B twice per iteration): every
-    remap and every phase moves exactly what ``--report`` predicts."""
+    """ADI as autodist annotates it for 4 processors on manycore_smp with the
+    sweeps serialized (``pipeline: false``; pipelined, the static solution
+    wins there): a dynamic solution that remaps X, A and B twice per
+    iteration; every remap and every phase moves exactly what ``--report``
+    predicts."""
     annotated = tmp_path / "adi_dyn.f"
     report = tmp_path / "plan.json"
+    profile = tmp_path / "smp_serialized.yaml"
+    profile.write_text((PROFILES / "manycore_smp.yaml").read_text() + "\npipeline: false\n")
     with redirect_stderr(io.StringIO()):
-        assert main(["annotate", str(SAMPLES / "adi.f"), "--procs", "4", "--machine", "manycore_smp",
+        assert main(["annotate", str(SAMPLES / "adi.f"), "--procs", "4", "--machine", str(profile),
                      "--mode", "dynamic", "-o", str(annotated), "--report", str(report), "-q"]) == 0
     plan = json.loads(report.read_text())["chosen"]
     run = run_file(str(annotated), 4)

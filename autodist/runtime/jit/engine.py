@@ -203,8 +203,9 @@ class Jit:
             return None, f"the kernel would need {', '.join(bad)}"
         consts = [c.to_array() for c in plan.constants]
         if plan.free:  # the interval of the free variable, the same for every statement (see GenPlan.free)
-            s = next(sets[plan.free] for sets in plan.sets.values() if plan.free in sets)
-            consts += [np.int64(s.lo), np.int64(s.hi)]
+            s = next((sets[plan.free] for sets in plan.sets.values() if plan.free in sets), None)
+            # a rank that runs none of the statements never reads it
+            consts += [np.int64(s.lo), np.int64(s.hi)] if s else [np.int64(0), np.int64(-1)]
         outs = [converter(shape.unit.symbol(n).type) for n in shape.outs]
         module = self._modules.get(body)
         if module is None:  # one module per text: kernels of the same code (a phase's blocks) compile once
