@@ -185,8 +185,7 @@ class PhaseRun:
             prepare = getattr(fn, "prepare", None)
             if prepare is not None:  # compiled kernels: compiled (once hot) before the timer starts
                 prepare(ctx, *scalars)
-        kernel = getattr(inner.blocks[0][0], "path", None)
-        path, why = kernel if kernel is not None else ("numpy", inner.path_reason)
+        path, why = inner.path()
         flipped = self._row_major(inner, ctx, path)
         outs: tuple = ()
         for fn, links in inner.blocks:

@@ -108,7 +108,8 @@ class PhasePlan:
     def path(self) -> tuple[str, str]:
         """What the next execution runs — "jit" (the compiled kernel) or "numpy" (the
         vectorized function) — and why not the compiled kernel."""
-        kernel = getattr(self.fn, "path", None)
+        fn = self.blocks[0][0] if self.blocks else self.fn  # the blocks share one kernel
+        kernel = getattr(fn, "path", None)
         return kernel if kernel is not None else ("numpy", self.path_reason)
 
 
