@@ -180,6 +180,9 @@ def test_bad_options_are_usage_errors(tmp_path):
     for bad in ("nan", "inf", "0", "-1", "1e300", "soon"):
         out = cli("run", str(path), "--timeout", bad)
         assert out.returncode == 2 and "--timeout" in out.stderr and len(out.stderr.splitlines()) == 1
+    for bad in ("0", "-3"):
+        out = cli("run", str(path), "--pipeline-blocks", bad)
+        assert out.returncode == 2 and "--pipeline-blocks" in out.stderr and len(out.stderr.splitlines()) == 1
 
 
 PROFILED = """\
