@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from autodist.errors import RuntimeFault
-from tests.conftest import PROGRAMS, requires_gfortran
+from tests.conftest import PROGRAMS, SAMPLES, requires_gfortran
 
 pytestmark = pytest.mark.skipif(__import__("importlib").util.find_spec("numba") is None,
                                 reason="numba is not installed")
@@ -459,6 +459,16 @@ def test_a_second_run_loads_every_kernel_from_the_cache(tmp_path):
     # no --jit-after the second time: what the first run compiled is in the cache, so it loads at once
     assert second["kernels_compiled"] == 0 and second["kernels_loaded"] == first["kernels_compiled"]
     assert sorted(Path(tmp_path / "cache" / "jit").glob("k*.py"))
+
+
+def test_numbas_notes_on_the_print_blocks_of_a_cached_kernel_are_not_shown(tmp_path):
+    """numba compiles the object-mode blocks of PRINTs inside compiled code when they
+    first run, in every run (it cannot cache them): what it warns then is not the user's."""
+    env = {"AUTODIST_CACHE": str(tmp_path / "cache")}
+    for _ in range(2):
+        got = cli("run", SAMPLES / "adi.f", "-q", "--jit-after", "0", env=env)
+        assert got.returncode == 0 and "X(N,N)" in got.stdout, got.stderr
+        assert got.stderr == ""
 
 
 def test_the_ranks_of_a_job_compile_each_kernel_once_and_load_it_elsewhere(tmp_path):

@@ -136,9 +136,11 @@ class Jit:
         t0 = time.perf_counter()
         armed = signal.getitimer(signal.ITIMER_REAL)[0] > 0
         try:
+            # imported outside catch_warnings: the filters :mod:`.helpers` installs stay for the
+            # object-mode blocks numba compiles when they first run (it cannot cache them)
+            fn = module.function(name)
             with warnings.catch_warnings():  # numba's notes (object mode holds the GIL, ...) are not the user's
                 warnings.simplefilter("ignore")
-                fn = module.function(name)
                 with module.compiling():
                     fn.compile(tuple(signature()))
         except Exception as exc:  # numba's typing or lowering errors: the other path runs
