@@ -58,6 +58,9 @@ def _prime_factors(n: int) -> tuple[int, ...]:
 
 def _merge_runs(runs: Sequence[Run]) -> tuple[Run, ...]:
     """Sort, drop empty runs and merge overlapping or touching ones."""
+    if len(runs) > 32:
+        a = np.array(runs, dtype=np.int64).reshape(-1, 2)
+        return _merged(a[:, 0], a[:, 1])
     out: list[list[int]] = []
     for a, b in sorted(r for r in runs if r[1] > r[0]):
         if out and a <= out[-1][1]:
@@ -67,21 +70,29 @@ def _merge_runs(runs: Sequence[Run]) -> tuple[Run, ...]:
     return tuple((a, b) for a, b in out)
 
 
+def _merged(starts: np.ndarray, stops: np.ndarray) -> tuple[Run, ...]:
+    """:func:`_merge_runs` of the runs ``(starts[i], stops[i])``, vectorized."""
+    keep = stops > starts
+    s, e = starts[keep], stops[keep]
+    if len(s) == 0:
+        return ()
+    order = np.argsort(s, kind="stable")
+    s, e = s[order], e[order]
+    reach = np.maximum.accumulate(e)
+    first = np.flatnonzero(np.concatenate(([True], s[1:] > reach[:-1])))
+    return tuple(zip(s[first].tolist(), np.maximum.reduceat(e, first).tolist()))
+
+
 def _residue_runs(starts: np.ndarray, stops: np.ndarray, period: int) -> tuple[Run, ...]:
     """Absolute half-open runs lying in one window of length <= ``period``, as
     runs of residues modulo ``period`` (a run that wraps is split)."""
-    out: list[Run] = []
-    for a, b in zip(starts.tolist(), stops.tolist()):
-        if b <= a:
-            continue
-        ra = a % period
-        rb = ra + (b - a)
-        if rb <= period:
-            out.append((ra, rb))
-        else:
-            out.append((ra, period))
-            out.append((0, rb - period))
-    return _merge_runs(out)
+    keep = stops > starts
+    a, b = starts[keep], stops[keep]
+    ra = a % period
+    rb = ra + (b - a)
+    wraps = rb > period
+    return _merged(np.concatenate((ra, np.zeros(int(wraps.sum()), np.int64))),
+                   np.concatenate((np.minimum(rb, period), rb[wraps] - period)))
 
 
 def _periodic_in(runs: tuple[Run, ...], period: int, d: int) -> bool:
@@ -166,11 +177,23 @@ class IndexSet:
     @staticmethod
     def from_members(members: Sequence[int]) -> "IndexSet":
         """The set of the given integers (for tests and small sets)."""
-        xs = np.unique(np.asarray(list(members), dtype=np.int64))
+        xs = np.unique(np.asarray(members if isinstance(members, np.ndarray) else list(members), dtype=np.int64))
         if len(xs) == 0:
             return _EMPTY
-        lo, hi = int(xs[0]), int(xs[-1])
-        return IndexSet.periodic(lo, hi, hi - lo + 1, _residue_runs(xs, xs + 1, hi - lo + 1))
+        cut = np.flatnonzero(np.diff(xs) != 1)
+        starts = xs[np.concatenate(([0], cut + 1))]
+        stops = xs[np.concatenate((cut, [len(xs) - 1]))] + 1
+        return IndexSet.from_runs(starts, stops)
+
+    @staticmethod
+    def from_runs(starts: np.ndarray, stops: np.ndarray) -> "IndexSet":
+        """The union of the absolute half-open runs ``[starts[i], stops[i])``
+        (sorted and disjoint); costs their number, not their members'."""
+        if len(starts) == 0:
+            return _EMPTY
+        lo, hi = int(starts[0]), int(stops[-1]) - 1
+        runs = _residue_runs(starts, stops, hi - lo + 1)
+        return IndexSet(lo, hi, hi - lo + 1, runs)._normalized() if runs else _EMPTY
 
     def _normalized(self) -> "IndexSet":
         if self.hi < self.lo or not self.runs:
@@ -553,21 +576,36 @@ class Section:
 # --------------------------------------------------------------------------- differences
 
 
-def set_minus(a: IndexSet, b: IndexSet) -> IndexSet:
-    """``a`` without the members of ``b``."""
+def minus_parts(a: IndexSet, b: IndexSet) -> list[IndexSet]:
+    """Disjoint sets covering ``a`` without the members of ``b``: the members of
+    ``a`` below and above ``b``'s range, and those inside it that ``b`` lacks
+    (a pattern with the period common to both, like :meth:`IndexSet.intersect`);
+    costs the runs of one common period, never the number of members."""
     if not a or not b or b.hi < a.lo or a.hi < b.lo:
-        return a
-    if a.is_interval and b.is_interval:
-        left = IndexSet.interval(a.lo, min(a.hi, b.lo - 1))
-        right = IndexSet.interval(max(a.lo, b.hi + 1), a.hi)
-        if not left:
-            return right
-        if not right:
-            return left
-        return IndexSet.from_members(np.concatenate((left.to_array(), right.to_array())))
-    xs = a.to_array()
-    keep = xs[b.rank_array(xs + 1) - b.rank_array(xs) == 0] if len(xs) else xs
-    return IndexSet.from_members(keep)
+        return [a] if a else []
+    lo, hi = max(a.lo, b.lo), min(a.hi, b.hi)
+    parts = [a.clip(a.lo, lo - 1), a.clip(hi + 1, a.hi)]
+    if not b.is_interval:
+        period = min(_lcm(a.period, b.period), hi - lo + 1)
+        v = min(hi, lo + period - 1)
+        a0, a1 = a.runs_between(lo, v)
+        b0, b1 = b.runs_between(lo, v)
+        # the gaps of b in [lo, v + 1)
+        g0, g1 = np.concatenate(([lo], b1)), np.concatenate((b0, [v + 1]))
+        s, e = _intersect_runs(a0, a1, g0, g1)
+        if len(s):
+            parts.append(IndexSet(lo, hi, period, _residue_runs(s, e, period))._normalized())
+    return [p for p in parts if p]
+
+
+def set_minus(a: IndexSet, b: IndexSet) -> IndexSet:
+    """``a`` without the members of ``b``, as one set (its runs over the whole
+    range when the parts of :func:`minus_parts` do not form one pattern)."""
+    parts = minus_parts(a, b)
+    if len(parts) <= 1:
+        return parts[0] if parts else IndexSet.empty()
+    runs = [p.runs_between(p.lo, p.hi) for p in sorted(parts, key=lambda p: p.lo)]
+    return IndexSet.from_runs(np.concatenate([r[0] for r in runs]), np.concatenate([r[1] for r in runs]))
 
 
 def box_minus(a: Section, b: Section) -> list[Section]:
@@ -577,8 +615,7 @@ def box_minus(a: Section, b: Section) -> list[Section]:
     out = []
     sets = list(a.sets)
     for d in range(len(sets)):
-        rest = set_minus(sets[d], b.sets[d])
-        if rest:
+        for rest in minus_parts(sets[d], b.sets[d]):
             out.append(Section(tuple(sets[:d]) + (rest,) + tuple(a.sets[d + 1:])))
         sets[d] = sets[d].intersect(b.sets[d])
     return out

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from autodist.layout.periodic import Labeling, joint_counts
-from autodist.layout.sections import IndexSet, Section
+from autodist.layout.sections import IndexSet, Section, box_minus, minus_parts, set_minus
 
 from .strategies import index_sets
 
@@ -94,6 +94,21 @@ def test_algebra(pa, pb, delta, lo, hi):
     assert a.issubset(b) == ma.issubset(mb)
     assert IndexSet.from_members(ma) == IndexSet.from_members(sorted(ma))
     assert set(IndexSet.from_members(ma)) == ma
+
+
+@given(index_sets(), index_sets(), index_sets(), index_sets())
+@SETTINGS
+def test_differences_of_sets_and_boxes(pa, pb, pc, pd):
+    (a, ma), (b, mb), (c, mc), (d, md) = pa, pb, pc, pd
+    parts = minus_parts(a, b)
+    members = [set(p) for p in parts]
+    assert all(members) and sum(len(m) for m in members) == len(ma - mb)
+    assert set().union(*members) == ma - mb  # disjoint (counts add up) and covering
+    assert set(set_minus(a, b)) == ma - mb
+    boxes = box_minus(Section((a, c)), Section((b, d)))
+    cells = [(x, y) for box in boxes for x in box.sets[0] for y in box.sets[1]]
+    assert len(cells) == len(set(cells)) and set(cells) == {(x, y) for x in ma for y in mc} - {
+        (x, y) for x in mb for y in md}
 
 
 @given(index_sets(), st.integers(-20, 20), st.integers(0, 40))
