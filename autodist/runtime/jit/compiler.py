@@ -126,9 +126,11 @@ class Module:
             pass
 
     @contextmanager
-    def compiling(self):
+    def compiling(self, shared: bool = False):
         """Held while numba compiles (or loads) a kernel: one process at a time,
-        waiting for the one before (whose work it then finds in the cache).  One
+        waiting for the one before (whose work it then finds in the cache);
+        ``shared``: only loading a kernel a run before compiled, which any number
+        of processes may do at once, none compiling meanwhile.  One
         lock for the whole cache, not one per module: the kernels of every module
         call the same helpers (:mod:`.helpers`), whose specializations numba adds
         to one index on disk that two processes must not write at once (4 ranks
@@ -140,7 +142,7 @@ class Module:
             yield
             return
         with f:
-            fcntl.flock(f, fcntl.LOCK_EX)
+            fcntl.flock(f, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
             try:
                 yield
             finally:

@@ -110,17 +110,55 @@ def agreed(mine: bool, call: int, comm) -> bool:
     return bool(comm.allreduce(int(mine), op=MPI.MAX))
 
 
+class _LazyCompiles:
+    """numba's compilations outside :meth:`Jit.compile`: the object-mode blocks
+    of a kernel's PRINTs, which numba compiles when they first run, in every
+    run (it cannot cache them).  Their time goes to the current run's
+    ``compile_seconds`` (one listener per process, registered once)."""
+
+    current: "Jit | None" = None
+    _registered = False
+
+    @classmethod
+    def watch(cls, jit: "Jit") -> None:
+        cls.current = jit
+        if cls._registered:
+            return
+        from numba.core import event
+
+        class Listener(event.Listener):
+            depth, t0 = 0, 0.0
+
+            def on_start(self, ev):
+                if self.depth == 0:
+                    self.t0 = time.perf_counter()
+                self.depth += 1
+
+            def on_end(self, ev):
+                self.depth -= 1
+                run = cls.current
+                if self.depth == 0 and run is not None and not run._compiling:
+                    run.compile_seconds += time.perf_counter() - self.t0
+
+        event.register("numba:compile", Listener())
+        cls._registered = True
+
+
 class Jit:
     """Compiled execution of one run (see the module docstring)."""
 
     def __init__(self, after: float | None = None) -> None:
         self.after = default_after() if after is None else after
-        self.compile_seconds = 0.0  # numba's time, compiling or loading from the cache
+        # numba's time: compiling, loading from the cache, compiling the object-mode
+        # blocks of kernels as they first run (:class:`_LazyCompiles`)
+        self.compile_seconds = 0.0
+        self._compiling = False
         self.compiled = 0  # kernels numba compiled
         self.loaded = 0  # kernels it loaded from its cache
         self.flags: list[np.ndarray] = []  # the kernels' ``_N``: ``[2]`` set when the time is up
         self._active = 0
         self._modules: dict[str, Module] = {}
+        self._counted: set[tuple[str, str]] = set()  # the kernels counted in compiled or loaded
         self._watch: threading.Thread | None = None
 
     def hot(self, seconds: float, module: Module, name: str) -> bool:
@@ -135,13 +173,16 @@ class Jit:
         types; importing numba, the first time, counts as compiling), or ``(None, why not)``."""
         t0 = time.perf_counter()
         armed = signal.getitimer(signal.ITIMER_REAL)[0] > 0
+        self._compiling = True
         try:
             # imported outside catch_warnings: the filters :mod:`.helpers` installs stay for the
             # object-mode blocks numba compiles when they first run (it cannot cache them)
             fn = module.function(name)
+            _LazyCompiles.watch(self)
             with warnings.catch_warnings():  # numba's notes (object mode holds the GIL, ...) are not the user's
                 warnings.simplefilter("ignore")
-                with module.compiling():
+                # a kernel in the cache is only read: the ranks load theirs at once
+                with module.compiling(shared=module.warm(name)):
                     fn.compile(tuple(signature()))
         except Exception as exc:  # numba's typing or lowering errors: the other path runs
             limit = _time_limit(exc)
@@ -152,11 +193,15 @@ class Jit:
             first = str(exc).strip().splitlines()
             return None, f"numba could not compile it: {first[0] if first else type(exc).__name__}"
         finally:
+            self._compiling = False
             self.compile_seconds += time.perf_counter() - t0
-        if sum(fn.stats.cache_hits.values()):
+        if (module.digest, name) in self._counted:  # another user of a kernel this run has (blocks)
+            pass
+        elif sum(fn.stats.cache_hits.values()):
             self.loaded += 1
         else:
             self.compiled += 1
+        self._counted.add((module.digest, name))
         module.compiled(name)
         return fn, ""
 
@@ -215,6 +260,14 @@ class Jit:
         return PhaseKernel(self, module, name, list(plan.store), consts, outs, sites, fallback, seconds), ""
 
 
+class _Compiled:
+    """The compiled function of a kernel, or why numba could not compile it,
+    shared by the blocks of a pipelined phase."""
+
+    kernel = None
+    failed = ""
+
+
 class PhaseKernel:
     """A planned phase's kernel with the numpy function's interface (see the module docstring)."""
 
@@ -222,8 +275,25 @@ class PhaseKernel:
                  outs: list, sites: Sites, fallback, seconds):
         self.jit, self.module, self.name, self.names, self.consts = jit, module, name, names, consts
         self.outs, self.sites, self.fallback, self.seconds = outs, sites, fallback, seconds
-        self.kernel = None
-        self.failed = ""  # why numba could not compile it
+        self.shared = _Compiled()
+
+    @property
+    def kernel(self):
+        return self.shared.kernel
+
+    @property
+    def failed(self) -> str:
+        return self.shared.failed
+
+    def for_block(self, lo: int, hi: int, fallback) -> "PhaseKernel":
+        """The same kernel over the free variable's interval ``lo..hi`` (a block of
+        a pipelined phase: see ``GenPlan.free``) with that block's numpy function:
+        written, checked and compiled once for all the blocks."""
+        other = PhaseKernel(self.jit, self.module, self.name, self.names,
+                            self.consts[:-2] + [np.int64(lo), np.int64(hi)], self.outs, self.sites, fallback,
+                            self.seconds)
+        other.shared = self.shared
+        return other
 
     @property
     def path(self) -> tuple[str, str]:
@@ -239,8 +309,8 @@ class PhaseKernel:
         """Compile (or load from the cache) for these arguments' types, once the phase is hot."""
         if self.kernel is not None or self.failed or not self.jit.hot(self.seconds(), self.module, self.name):
             return
-        self.kernel, self.failed = self.jit.compile(self.module, self.name,
-                                                    lambda: arg_types(self._args(ctx, scalars)))
+        self.shared.kernel, self.shared.failed = self.jit.compile(self.module, self.name,
+                                                                  lambda: arg_types(self._args(ctx, scalars)))
 
     def __call__(self, ctx, *scalars):
         if self.kernel is None:

@@ -21,6 +21,8 @@ Format (``version`` 1)::
      "totals": [...per rank...],
      "replicated": [{"array": "MAIN.NAMES", "reason": "a CHARACTER array: ..."}]}
 
+``seconds`` is the program's time on the slowest rank, numba's left out
+(compiling, loading cached kernels: the ``jit`` section's ``compile_seconds``).
 Counters are per rank and summed over every execution of the region;
 ``executions`` is how many times the region ran (the same on every rank:
 control flow outside phases is replicated);

@@ -138,13 +138,19 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
                   stdin=(lambda: stdin) if stdin is not None else None)
     comm.Barrier()
     t0 = time.perf_counter()
+    c0 = ex.jit.compile_seconds if ex.jit is not None else 0.0
+
+    def elapsed() -> float:
+        """This rank's time in the program, numba's (compiling, loading kernels) left out."""
+        return time.perf_counter() - t0 - ((ex.jit.compile_seconds - c0) if ex.jit is not None else 0.0)
+
     try:
         stop = ex.run()
     except RuntimeFault as exc:  # a fault or the time limit: what ran so far, for the user to see where
         if req.report and rank == 0:
-            _write_partial_report(req, ex, analysis, program, comm.Get_size(), time.perf_counter() - t0, exc)
+            _write_partial_report(req, ex, analysis, program, comm.Get_size(), elapsed(), exc)
         raise
-    seconds = comm.allreduce(time.perf_counter() - t0, op=_max())
+    seconds = comm.allreduce(elapsed(), op=_max())
     per_rank = ex.comms.stats.gather(comm, root=0)
     predicted = comm.gather(ex.predicted, root=0)
     executions = ex.executions

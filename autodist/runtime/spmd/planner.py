@@ -357,10 +357,18 @@ class Planner:
             plan.uses[name] = use
         plan.fn, plan.source = self._function(plan, GenPlan(sets, executes, guards, store))
         if blocked is not None:
+            shared = None  # the kernel of the first block, when every block can run it
             for block in blocked.blocks:
                 mine = {k: ({**v, blocked.var: block} if executes[k] else v) for k, v in sets.items()}
-                free = blocked.var if block.is_interval else ""
-                fn, _ = self._function(plan, GenPlan(mine, executes, guards, store, free=free))
+                free = blocked.var if all(b.is_interval for b in blocked.blocks) else ""
+                gp = GenPlan(mine, executes, guards, store, free=free)
+                if shared is not None:
+                    # its numpy function only written should the block run it (the kernel not yet hot)
+                    fn = shared.for_block(block.lo, block.hi, _Deferred(lambda gp=gp: self._numpy(plan, gp)[0]))
+                else:
+                    fn, _ = self._function(plan, gp)
+                    if free and hasattr(fn, "for_block"):  # a compiled kernel (PhaseKernel)
+                        shared = fn
                 links = {}
                 for name, pipe in pipeline_pieces.items():
                     part = [blocked.restrict(name, pipe[r], block) for r in range(nranks)]
@@ -374,6 +382,11 @@ class Planner:
     def _function(self, plan: PhasePlan, gp: GenPlan) -> tuple[object, str]:
         """The function of the plan for these plan facts (the compiled kernel
         where it can run) and its Python source."""
+        fn, src = self._numpy(plan, gp)
+        return self._compiled(plan, gp, f"_phase_{plan.shape.unit.name}_{plan.shape.phase.id}", fn), src
+
+    def _numpy(self, plan: PhasePlan, gp: GenPlan) -> tuple[object, str]:
+        """The numpy function of the plan for these plan facts and its Python source."""
         shape = plan.shape
         fname = f"_phase_{shape.unit.name}_{shape.phase.id}"
         src, linemap = fast_source(shape, gp, self.ex.facts, fname)
@@ -381,7 +394,7 @@ class Planner:
         ns = {**it.HELPERS, **FAST_HELPERS, "_K": gp.constants}
         exec(compile(src, filename, "exec"), ns)
         self.linemaps[filename] = linemap
-        return self._compiled(plan, gp, fname, ns[fname]), src
+        return ns[fname], src
 
     def _compiled(self, plan: PhasePlan, gp: GenPlan, fname: str, fn):
         """The compiled kernel of the plan, to run instead of the numpy function
@@ -442,6 +455,18 @@ class Planner:
             return tuple((lo, lo - 1) for lo, _ in arr.bounds)
         return tuple((min(b.sets[d].lo for b in boxes if b.sets[d]), max(b.sets[d].hi for b in boxes if b.sets[d]))
                      for d in range(len(arr.bounds)))
+
+
+class _Deferred:
+    """A function written when first called (``make()`` returns it)."""
+
+    def __init__(self, make):
+        self.make, self.fn = make, None
+
+    def __call__(self, *args):
+        if self.fn is None:
+            self.fn = self.make()
+        return self.fn(*args)
 
 
 def _row_major(shape: PhaseShape) -> set[str]:
