@@ -397,12 +397,16 @@ def _executes(pat: RefPattern, part: Partition, layouts: dict[str, Layout], fact
     key = ("iter", pat.loop_lines, part, home, rank)
     got = memo.get(key)
     if got is None:
-        vals = rank_iterations(pat, part, layouts, nranks, rank, loops)
+        vals = rank_iterations(pat, part, layouts, nranks, rank, loops, memo)
         if vals is None:
             got = memo[key] = (None, None, 0.0)
         else:
             vkey = tuple(sorted(vals.items()))
-            got = memo[key] = (vals, vkey, count_iterations(pat, loops, vals))
+            ckey = ("count", pat.loop_lines, vkey)  # layouts giving ranks the same values count once
+            n = memo.get(ckey)
+            if n is None:
+                n = memo[ckey] = count_iterations(pat, loops, vals)
+            got = memo[key] = (vals, vkey, n)
     vals, vkey, n = got
     if vals is None:
         return 0.0, ()

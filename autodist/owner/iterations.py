@@ -262,9 +262,17 @@ def _int_range(r: tuple[float, float]) -> tuple[int, int] | None:
     return None
 
 
-def nest_ranges(pat: RefPattern, loops: dict[int, Loop], fixed: dict[str, tuple[float, float]] | None = None
-                ) -> dict[str, tuple[float, float]]:
-    """Hull ranges of the loop variables around a pattern (outermost first)."""
+def nest_ranges(pat: RefPattern, loops: dict[int, Loop], fixed: dict[str, tuple[float, float]] | None = None,
+                memo: dict | None = None) -> dict[str, tuple[float, float]]:
+    """Hull ranges of the loop variables around a pattern (outermost first);
+    ``memo``: a dict the caller keeps for these ``loops`` (one phase's), not to
+    be changed by the caller of what it returns."""
+    if memo is not None:
+        key = ("nest", pat.loop_lines, tuple(sorted(fixed.items())) if fixed else ())
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = nest_ranges(pat, loops, fixed)
+        return got
     ranges: dict[str, tuple[float, float]] = {}
     for line in pat.loop_lines:
         lp = loops.get(line)
@@ -279,10 +287,11 @@ def nest_ranges(pat: RefPattern, loops: dict[int, Loop], fixed: dict[str, tuple[
 
 
 def rank_iterations(pat: RefPattern, part: Partition, layouts: dict[str, Layout], nranks: int, rank: int,
-                    loops: dict[int, Loop]) -> dict[str, IndexSet] | None:
+                    loops: dict[int, Loop], memo: dict | None = None) -> dict[str, IndexSet] | None:
     """Value sets of the loop variables ``rank`` executes for one statement
-    (variables not partitioned: their hull interval); None: nothing."""
-    ranges = nest_ranges(pat, loops)
+    (variables not partitioned: their hull interval); None: nothing.
+    ``memo``: see :func:`nest_ranges`."""
+    ranges = nest_ranges(pat, loops, memo=memo)
     if part.home is None:
         sets = {}
     else:
@@ -293,7 +302,7 @@ def rank_iterations(pat: RefPattern, part: Partition, layouts: dict[str, Layout]
         sets = dict(got)
     # inner hulls given the partitioned values
     fixed = {v: (s.lo, s.hi) for v, s in sets.items()}
-    ranges = nest_ranges(pat, loops, fixed)
+    ranges = nest_ranges(pat, loops, fixed, memo)
     by_var = {loops[line].var: loops[line] for line in pat.loop_lines if line in loops}
     out: dict[str, IndexSet] = {}
     for v, r in ranges.items():
