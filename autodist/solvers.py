@@ -165,7 +165,7 @@ def solve(
 
 
 @lru_cache(maxsize=1)
-def _quiet_highs_banner() -> bool:
+def quiet_highs() -> bool:
     """HiGHS prints a copyright banner on stdout (file descriptor 1) the first
     time a model is created in a process, whatever ``output_flag`` says.  Create
     that first model with descriptor 1 pointed at /dev/null so that JSON
@@ -197,9 +197,7 @@ def _relative_gap(objective: float, bound: float) -> float:
 
 
 def _solve_highs(problem: pulp.LpProblem, time_limit: float, rel_gap: float) -> SolveResult:
-    import highspy
-
-    _quiet_highs_banner()
+    quiet_highs()
     # one thread: HiGHS's worker pool does not survive a fork, so a process that had
     # solved with it and then forked (a test harness, a multiprocessing pool) hung
     # in the child's first solve; one thread also makes every solve deterministic
@@ -211,14 +209,22 @@ def _solve_highs(problem: pulp.LpProblem, time_limit: float, rel_gap: float) -> 
         return SolveResult("HiGHS", "error", None, None, None, time.perf_counter() - start, str(exc))
     seconds = time.perf_counter() - start
 
-    h = problem.solverModel
+    sense = -1.0 if problem.sense == pulp.LpMaximize else 1.0
+    constant = problem.objective.constant if problem.objective is not None else 0.0
+    return highs_result(problem.solverModel, _is_mip(problem), sense, constant, seconds)
+
+
+def highs_result(h, mip: bool, sense: float, constant: float, seconds: float) -> SolveResult:
+    """The report of a HiGHS run on ``h`` (a ``highspy.Highs`` that has run),
+    the objective in the user's sense (``sense`` -1 for a maximization) with
+    its ``constant``."""
+    import highspy
+
     model_status = h.getModelStatus()
     info = h.getInfo()
     message = h.modelStatusToString(model_status)
     has_point = info.primal_solution_status == 2  # kSolutionStatusFeasible
     S = highspy.HighsModelStatus
-    sense = -1.0 if problem.sense == pulp.LpMaximize else 1.0
-    constant = problem.objective.constant if problem.objective is not None else 0.0
 
     def user(value: float) -> float:  # HiGHS minimizes sense * objective without the constant
         return sense * value + constant
@@ -240,13 +246,13 @@ def _solve_highs(problem: pulp.LpProblem, time_limit: float, rel_gap: float) -> 
 
     if status in ("optimal", "feasible"):
         objective = user(info.objective_function_value)
-        if _is_mip(problem):
+        if mip:
             raw_bound = info.mip_dual_bound
             bound = user(raw_bound) if math.isfinite(raw_bound) else -sense * math.inf
             gap = _relative_gap(objective, bound)
         else:  # an LP at optimality is its own bound
             bound, gap = (objective, 0.0) if status == "optimal" else (None, None)
-    elif status == "no_solution" and _is_mip(problem) and math.isfinite(info.mip_dual_bound):
+    elif status == "no_solution" and mip and math.isfinite(info.mip_dual_bound):
         bound = user(info.mip_dual_bound)
     return SolveResult("HiGHS", status, objective, bound, gap, seconds, message, h.getRunTime())
 

@@ -47,7 +47,7 @@ from autodist.mapping.select import (  # noqa: E402
     select_dp,
     select_exhaustive,
 )
-from autodist.solvers import solve  # noqa: E402
+from autodist.ilpmodel import solve_model  # noqa: E402
 
 ARRAYS = [f"V{i}" for i in range(6)]
 DISTRIBUTIONS = ["(BLOCK,*)", "(*,BLOCK)", "(CYCLIC,*)", "(*,CYCLIC)",
@@ -146,15 +146,15 @@ def fmt(value, spec=".3f"):
 
 def run_ilp(problem: Problem, time_limit: float):
     t0 = time.perf_counter()
-    prob, x = build_selection_ilp(problem)
+    model, x, _scale = build_selection_ilp(problem)
     build = time.perf_counter() - t0
-    result = solve(prob, time_limit)
+    result, values = solve_model(model, time_limit)
     total = None
-    if result.has_solution:
-        choice = [max(range(len(xs)), key=lambda c: xs[c].varValue or 0.0) for xs in x]
+    if values is not None:
+        choice = [max(range(len(xs)), key=lambda c: values[xs[c]]) for xs in x]
         phase_cost, remap_cost, _ = evaluate(problem, choice)
         total = phase_cost + remap_cost
-    return prob.numVariables(), prob.numConstraints(), build, result, total
+    return model.columns, model.rows, build, result, total
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -49,10 +49,9 @@ import math
 from collections import defaultdict
 from itertools import product
 
-import pulp
-
 from ..errors import SolverError
-from ..solvers import SolveResult, solve, variable
+from ..ilpmodel import IlpModel, solve_model
+from ..solvers import SolveResult
 from .select_dp import dp_work, select_dp
 from .selection import (
     Candidate,
@@ -102,12 +101,11 @@ def select_exhaustive(problem: Problem, static: bool = False, limit: int = 2_000
 # --------------------------------------------------------------------------- ILP
 
 
-def build_selection_ilp(problem: Problem, static: bool = False):
-    """The 0-1 model of :func:`select_ilp`.  Returns ``(lp, x)`` where ``x[i][c]``
-    is the variable of candidate ``c`` of the ``i``-th phase; the objective is
-    scaled by ``lp.autodist_scale`` (see :data:`OBJECTIVE_SCALE`)."""
-    comp = _Compiled(problem)
-    return _build_ilp(comp, static)
+def build_selection_ilp(problem: Problem, static: bool = False) -> tuple[IlpModel, list[list[int]], float]:
+    """The 0-1 model of :func:`select_ilp`: ``(model, x, scale)`` where ``x[i][c]``
+    is the column of candidate ``c`` of the ``i``-th phase; the objective is
+    scaled by ``scale`` (see :data:`OBJECTIVE_SCALE`)."""
+    return _build_ilp(_Compiled(problem), static)
 
 
 #: The largest objective coefficient of a selection ILP after scaling.
@@ -124,23 +122,18 @@ def _unscaled(result: SolveResult, scale: float) -> SolveResult:
     return replace(result, objective=back(result.objective), bound=back(result.bound))
 
 
-def _build_ilp(comp: _Compiled, static: bool):
-    prob = pulp.LpProblem("static_selection" if static else "selection", pulp.LpMinimize)
-    x = [
-        [variable(prob, f"x_{i}_{c}", binary=True) for c in range(len(p.candidates))]
-        for i, p in enumerate(comp.phases)
-    ]
+def _build_ilp(comp: _Compiled, static: bool) -> tuple[IlpModel, list[list[int]], float]:
+    model = IlpModel()
+    x = [model.add_columns(len(p.candidates), binary=True) for p in comp.phases]
     coef = [list(row) for row in comp.base]  # objective coefficients of x
-    objective: list[tuple[pulp.LpVariable, float]] = []
-    for i, xs in enumerate(x):
-        prob.addConstraint(
-            pulp.LpConstraint(pulp.LpAffineExpression([(v, 1) for v in xs]), 0, rhs=1), f"one_{i}"
-        )
+    objective: list[tuple[int, float]] = []
+    for xs in x:
+        model.add_row([(v, 1.0) for v in xs], 1.0, 1.0)  # one candidate per phase
 
     if static:
-        _static_constraints(comp, prob, x)
+        _static_constraints(comp, model, x)
     else:
-        for n, e in enumerate(comp.edges):
+        for e in comp.edges:
             exits = comp.keys(e.source, e.array, exit=True)
             entries = comp.keys(e.target, e.array, exit=False)
             if len(exits) == 1 or len(entries) == 1:
@@ -157,23 +150,23 @@ def _build_ilp(comp: _Compiled, static: bool):
                             for c in cs:
                                 coef[e.source][c] += cost
                 continue
-            y = {
-                (ki, li): variable(prob, f"y_{n}_{ki}_{li}", 0, 1)
-                for ki in range(len(exits))
-                for li in range(len(entries))
-            }
+            # y[ki, li]: the array leaves the source in layout k and enters the target in l
+            first = model.columns
+            model.add_columns(len(exits) * len(entries))
+
+            def y(ki: int, li: int) -> int:
+                return first + ki * len(entries) + li
+
             for ki, (k, cs) in enumerate(exits.items()):
-                terms = [(y[ki, li], 1) for li in range(len(entries))]
-                terms += [(x[e.source][c], -1) for c in cs]
-                prob.addConstraint(pulp.LpConstraint(pulp.LpAffineExpression(terms), 0, rhs=0), f"out_{n}_{ki}")
+                model.add_row([(y(ki, li), 1.0) for li in range(len(entries))]
+                              + [(x[e.source][c], -1.0) for c in cs], 0.0, 0.0)
                 for li, l in enumerate(entries):
                     cost = e.frequency * comp.remap(e.array, k, l)
                     if cost:
-                        objective.append((y[ki, li], cost))
+                        objective.append((y(ki, li), cost))
             for li, (l, ds) in enumerate(entries.items()):
-                terms = [(y[ki, li], 1) for ki in range(len(exits))]
-                terms += [(x[e.target][d], -1) for d in ds]
-                prob.addConstraint(pulp.LpConstraint(pulp.LpAffineExpression(terms), 0, rhs=0), f"in_{n}_{li}")
+                model.add_row([(y(ki, li), 1.0) for ki in range(len(exits))]
+                              + [(x[e.target][d], -1.0) for d in ds], 0.0, 0.0)
 
     for i, xs in enumerate(x):
         objective.extend((v, coef[i][c]) for c, v in enumerate(xs))
@@ -182,12 +175,12 @@ def _build_ilp(comp: _Compiled, static: bool):
     # lost.  Scale the largest coefficient to 1e3; the caller unscales.
     largest = max((abs(c) for _, c in objective), default=0.0)
     scale = OBJECTIVE_SCALE / largest if largest > 0 else 1.0
-    prob.setObjective(pulp.LpAffineExpression([(v, c * scale) for v, c in objective]))
-    prob.autodist_scale = scale  # type: ignore[attr-defined]
-    return prob, x
+    for v, c in objective:
+        model.cost[v] += c * scale
+    return model, x, scale
 
 
-def _static_constraints(comp: _Compiled, prob: pulp.LpProblem, x) -> None:
+def _static_constraints(comp: _Compiled, model: IlpModel, x: list[list[int]]) -> None:
     """z[a,k]: one layout per array; a candidate may be chosen only if every
     layout it gives an array (entry and exit) is that array's layout."""
     uses: dict[str, dict[Key, list[tuple[int, int]]]] = defaultdict(lambda: defaultdict(list))
@@ -196,19 +189,16 @@ def _static_constraints(comp: _Compiled, prob: pulp.LpProblem, x) -> None:
             for a in cand.arrays:
                 for k in {cand.entry(a), cand.exit(a)}:
                     uses[a][k].append((i, c))
-    for ai, a in enumerate(sorted(uses)):
+    for a in sorted(uses):
         keys = list(uses[a])
-        z = [variable(prob, f"z_{ai}_{ki}", binary=True) for ki in range(len(keys))]
-        prob.addConstraint(pulp.LpConstraint(pulp.LpAffineExpression([(v, 1) for v in z]), 0, rhs=1), f"layout_{ai}")
+        z = model.add_columns(len(keys), binary=True)
+        model.add_row([(v, 1.0) for v in z], 1.0, 1.0)
         for ki, k in enumerate(keys):
             by_phase: dict[int, list[int]] = defaultdict(list)
             for i, c in uses[a][k]:
                 by_phase[i].append(c)
             for i, cs in by_phase.items():
-                terms = [(x[i][c], 1) for c in cs] + [(z[ki], -1)]
-                prob.addConstraint(
-                    pulp.LpConstraint(pulp.LpAffineExpression(terms), -1, rhs=0), f"use_{ai}_{ki}_{i}"
-                )
+                model.add_row([(x[i][c], 1.0) for c in cs] + [(z[ki], -1.0)], -math.inf, 0.0)
 
 
 def select_ilp(
@@ -223,21 +213,22 @@ def select_ilp(
     too short, or no static solution exists).
     """
     comp = _Compiled(problem)
-    prob, x = _build_ilp(comp, static)
-    result = _unscaled(solve(prob, time_limit, solver), prob.autodist_scale)
+    model, x, scale = _build_ilp(comp, static)
+    result, values = solve_model(model, time_limit, solver)
+    result = _unscaled(result, scale)
     kind = "static " if static else ""
     if result.status == "infeasible":
         raise SolverError(f"no {kind}solution: no single layout per array suits every phase"
                           if static else "the selection model is infeasible")
-    if not result.has_solution:
+    if not result.has_solution or values is None:
         raise SolverError(
             f"the {kind}selection ILP ended without a solution ({result.solver}: "
             f"{result.status}, {result.message}) within {time_limit:g} s; raise the time limit"
         )
-    choice = [max(range(len(xs)), key=lambda c: xs[c].varValue or 0.0) for xs in x]
+    choice = [max(range(len(xs)), key=lambda c: values[xs[c]]) for xs in x]
     return _selection(
         comp, choice, "static-ilp" if static else "ilp", result.optimal,
-        f"0-1 ILP, {prob.numVariables()} variables, {prob.numConstraints()} constraints: "
+        f"0-1 ILP, {model.columns} variables, {model.rows} constraints: "
         + result.describe(),
         result, static,
     )

@@ -90,6 +90,17 @@ def test_adi_ilp_reports_the_solver():
     assert sel.solve.objective == pytest.approx(sel.total)
 
 
+@pytest.mark.parametrize("static", [False, True])
+def test_the_ilp_on_cbc_equals_the_ilp_on_highs(static):
+    from autodist.solvers import available_solvers
+
+    if "CBC" not in available_solvers():
+        pytest.skip("CBC is not installed")
+    highs, cbc = select_ilp(adi(), 10, static=static), select_ilp(adi(), 10, static=static, solver="CBC")
+    assert cbc.solve.solver == "CBC" and cbc.solve.status == "optimal"
+    assert cbc.total == pytest.approx(highs.total) and cbc.solve.objective == pytest.approx(highs.solve.objective)
+
+
 def test_adi_static_solutions_of_ddt():
     problem = adi()
     static = select_static(problem)

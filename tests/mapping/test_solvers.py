@@ -157,3 +157,46 @@ def test_a_forked_child_solves_after_its_parent_did():
     os.kill(pid, 9)
     os.waitpid(pid, 0)
     raise AssertionError("the forked child's solve did not finish in 60 s")
+
+
+# --------------------------------------------------------------------------- array-built models
+
+
+@pytest.mark.parametrize("solver", ["HiGHS", "CBC"])
+def test_an_array_built_model_finds_the_brute_force_optimum(solver):
+    """Random 0-1 covering problems (rows >= 1, some equalities, one row with
+    only an upper bound, a continuous column) through solve_model, on HiGHS
+    directly and on CBC through PuLP, against enumeration."""
+    from itertools import product
+
+    from autodist.ilpmodel import IlpModel, solve_model
+
+    if solver not in available_solvers():
+        pytest.skip(f"{solver} is not installed")
+    rng = random.Random(7)
+    for _ in range(20):
+        n = rng.randint(3, 7)
+        m = IlpModel()
+        cols = m.add_columns(n, binary=True)
+        for j in cols:
+            m.cost[j] = rng.uniform(-1, 5)
+        rows = []
+        for _ in range(rng.randint(1, 4)):
+            terms = [(j, 1.0) for j in rng.sample(cols, rng.randint(1, n))]
+            lo, hi = (1.0, 1.0) if rng.random() < 0.3 else (1.0, float("inf"))
+            m.add_row(terms, lo, hi)
+            rows.append((terms, lo, hi))
+        cap = [(j, 1.0) for j in cols]
+        m.add_row(cap, float("-inf"), n - 1)
+        rows.append((cap, float("-inf"), n - 1))
+        best = None
+        for bits in product((0, 1), repeat=n):
+            if all(lo <= sum(bits[j] * a for j, a in terms) <= hi for terms, lo, hi in rows):
+                cost = sum(m.cost[j] * bits[j] for j in cols)
+                best = cost if best is None else min(best, cost)
+        result, values = solve_model(m, 30, solver)
+        if best is None:
+            assert result.status == "infeasible" and values is None
+            continue
+        assert result.status == "optimal" and result.objective == pytest.approx(best, abs=1e-9)
+        assert sum(m.cost[j] * round(values[j]) for j in cols) == pytest.approx(best, abs=1e-9)
