@@ -15,6 +15,9 @@ Each quantity is measured ``repeat`` times; one measurement times a loop of
   vectors of ``vector_length`` doubles, the way the runtime executes a
   statement over a parallel loop's local range (every rank at once).
 
+The worker adds the start of a phase measured through the runtime itself
+(:mod:`.starts`).
+
 Nothing here decides what the numbers mean: :mod:`.fit` and :mod:`.profile` do.
 """
 
@@ -35,11 +38,12 @@ class Settings:
     halo_bytes: int = 32 << 10
     vector_length: int = 256
     min_time: float = 0.02  # seconds per measurement
+    phase_calls: int = 200  # calls of the one-phase subroutine per start measurement (:mod:`.starts`)
 
     @classmethod
     def quick(cls, repeat: int = 3) -> "Settings":
         """Few, short measurements: seconds in all (tests, a first look)."""
-        return cls(repeat=repeat, large_bytes=256 << 10, halo_bytes=8 << 10, min_time=0.002)
+        return cls(repeat=repeat, large_bytes=256 << 10, halo_bytes=8 << 10, min_time=0.002, phase_calls=50)
 
 
 @dataclass(frozen=True)

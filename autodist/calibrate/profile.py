@@ -3,6 +3,7 @@ comments saying when, where and how it was measured)."""
 
 from __future__ import annotations
 
+import math
 import os
 import platform
 import tempfile
@@ -42,6 +43,7 @@ class Calibration:
     split: Split
     mpi_library: str = ""
     versions: str = ""
+    starts: Summary | None = None  # one call of a one-phase subroutine through the runtime (:mod:`.starts`)
 
     @property
     def bandwidth(self) -> float:
@@ -62,7 +64,8 @@ class Calibration:
             "remote_access_time": self.remote_access_time,
             "latency": self.latency.median,
             "bandwidth": self.bandwidth,
-            "parallel_overhead": self.barrier.median,
+            # the runtime's start of a phase when measured (a barrier is what compiled HPF pays)
+            "parallel_overhead": self.starts.median if self.starts is not None else self.barrier.median,
             "flop_time": self.split.flop_time,
             "memory_access_time": self.split.access_time,
         }
@@ -82,7 +85,8 @@ def calibration(raw: dict) -> Calibration:
     versions = f"mpi4py {raw.get('mpi4py', '?')}, numpy {raw.get('numpy', '?')}, Python {platform.python_version()}"
     return Calibration(raw["nranks"], settings, summarize(s["latency"]), summarize(s["large"]),
                        summarize(s["halo"]), summarize(s["barrier"]), kernels, split,
-                       raw.get("mpi_library", ""), versions)
+                       raw.get("mpi_library", ""), versions,
+                       summarize(s["phase_start"]) if s.get("phase_start") else None)
 
 
 def cpu_model() -> str:
@@ -121,7 +125,10 @@ def profile_text(cal: Calibration, name: str, like: MachineProfile, command: str
         f"# remote_access_time (DDT's linear model): every rank exchanges {st.halo_bytes} bytes with both",
         "#   neighbours of a ring; time of the slowest rank / bytes it receives:",
         f"#   exchange {cal.halo.text()}",
-        f"# parallel_overhead: one MPI barrier on {cal.nranks} ranks: {cal.barrier.text()}",
+        (f"# parallel_overhead: the runtime's start of a phase, one call of a one-phase subroutine "
+         f"({st.phase_calls} calls, numba and planning left out): {cal.starts.text()}; one MPI barrier on "
+         f"{cal.nranks} ranks: {cal.barrier.text()}" if cal.starts is not None else
+         f"# parallel_overhead: one MPI barrier on {cal.nranks} ranks: {cal.barrier.text()}"),
         f"# flop_time, memory_access_time: least-squares split of numpy kernels on {st.vector_length}-element",
         "#   vectors (every rank at once), seconds per element:",
     ]

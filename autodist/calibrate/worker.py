@@ -1,7 +1,7 @@
 """One rank of ``autodist calibrate``'s MPI job:
 ``python -m autodist.calibrate.worker OUT.json SETTINGS.json``.
 
-Every rank measures (:func:`.bench.measure_all`); rank 0 writes the raw
+Every rank measures (:func:`.bench.measure_all`, :func:`.starts.phase_start`); rank 0 writes the raw
 samples, the rank count and the MPI library to ``OUT.json``.  An error on one
 rank ends the whole job (:func:`autodist.runtime.job.launch.guarded`).
 """
@@ -15,6 +15,14 @@ from dataclasses import asdict
 from .bench import Settings, measure_all
 
 
+def phase_starts(comm, settings: Settings) -> list[float]:
+    """The start of a phase measured through the runtime (:mod:`.starts`)."""
+    from .starts import phase_start
+
+    phase_start(comm, 20)  # numba, the runtime's modules: loaded before the measurements
+    return [phase_start(comm, settings.phase_calls) for _ in range(max(3, settings.repeat // 3))]
+
+
 def measure_here(comm, settings: Settings) -> dict:
     """Measure on ``comm`` (every rank calls this); the raw record."""
     from mpi4py import MPI
@@ -22,6 +30,7 @@ def measure_here(comm, settings: Settings) -> dict:
     import numpy
 
     samples = measure_all(comm, settings)
+    samples["phase_start"] = phase_starts(comm, settings)
     return {
         "nranks": comm.Get_size(),
         "settings": asdict(settings),

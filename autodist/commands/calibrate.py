@@ -63,7 +63,7 @@ def run(args) -> int:
     if not args.quiet:
         v = cal.values()
         print(f"autodist: wrote {out}: latency {v['latency']:.3g} s, bandwidth {v['bandwidth']:.3g} B/s, "
-              f"remote access {v['remote_access_time']:.3g} s/byte, barrier {v['parallel_overhead']:.3g} s, "
+              f"remote access {v['remote_access_time']:.3g} s/byte, phase start {v['parallel_overhead']:.3g} s, "
               f"{v['flop_time']:.3g} s/flop, {v['memory_access_time']:.3g} s/access "
               f"(profile '{profile.name}')", file=sys.stderr)
     return 0

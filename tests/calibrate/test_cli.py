@@ -23,6 +23,9 @@ def test_quick_calibration_writes_a_valid_profile_and_never_overwrites_it(tmp_pa
     text = out.read_text()
     assert text.startswith("# Measured by `autodist calibrate -np 2 --quick -o ")
     assert "# MPI: " in text and "# CPU: " in text and "each quantity measured 3 times" in text
+    # the start of a phase measured through the runtime, which costs more than a barrier
+    assert "# parallel_overhead: the runtime's start of a phase" in text
+    assert prof.parallel_overhead > 1e-6
 
     # a second run refuses before measuring anything
     before = out.read_bytes()

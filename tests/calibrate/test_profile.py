@@ -44,6 +44,16 @@ def test_values_are_the_medians_and_the_split():
     assert v["flop_time"] == pytest.approx(F) and v["memory_access_time"] == pytest.approx(A)
 
 
+def test_the_runtimes_phase_start_when_measured_is_the_parallel_overhead(tmp_path):
+    raw = record()
+    raw["samples"]["phase_start"] = [6e-5, 5e-5, 9e-5]
+    cal = calibration(raw)
+    assert cal.values()["parallel_overhead"] == 6e-5
+    text = profile_text(cal, "local", load_profile(PROFILES / "cluster_ib.yaml"), "autodist calibrate -np 2", WHEN)
+    assert "the runtime's start of a phase" in text and "one MPI barrier" in text
+    assert write_profile(tmp_path / "local.yaml", text).parallel_overhead == pytest.approx(6e-5, rel=1e-4)
+
+
 def test_the_written_profile_loads_with_the_measured_values_and_comments(tmp_path):
     cal = calibration(record())
     like = load_profile(PROFILES / "cluster_ib.yaml")
