@@ -471,6 +471,21 @@ def test_numbas_notes_on_the_print_blocks_of_a_cached_kernel_are_not_shown(tmp_p
         assert got.stderr == ""
 
 
+def test_a_procedure_on_distributed_arrays_says_so_on_every_call(tmp_path):
+    """Called 5 times: the ranks decide together at calls 1, 2, 4 only; the other
+    calls keep the reason found then (not "less than --jit-after 0 s")."""
+    from autodist.calibrate.starts import _STARTS
+
+    path = tmp_path / "calls.f"
+    path.write_text(_STARTS.format(n=8, p=2, calls=5))
+    report = tmp_path / "r.json"
+    got = cli("run", path, "-np", 2, "--jit-after", "0", "--report", report, "-q",
+              env={"AUTODIST_CACHE": str(tmp_path / "cache")})
+    assert got.returncode == 0, got.stderr
+    bump = next(p for p in json.loads(report.read_text())["jit"]["procedures"] if p["procedure"] == "BUMP")
+    assert bump["python_calls"] == 5 and "not held whole on every rank" in bump["reason"], bump
+
+
 def test_the_ranks_of_a_job_compile_each_kernel_once_and_load_it_elsewhere(tmp_path):
     """Ranks wanting the same kernels take turns: the first compiles, the others load."""
     report = tmp_path / "r.json"

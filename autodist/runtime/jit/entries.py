@@ -285,7 +285,11 @@ class ProcedureEntry:
         if k.ready.get(self.name):  # numba could not compile it
             return self._python(rt, actuals, k.ready[self.name])
         if self.name not in k.fns and not self._hot():
-            return self._python(rt, actuals, k.jit.cold_reason(self.seconds))
+            # hot enough, but the ranks decide together only at calls 1, 2, 4, 8, ...: the
+            # reason a call where they did gave stands
+            why = k.jit.cold_reason(self.seconds) if self.seconds < k.jit.after else \
+                k.python_why.get(self.unit.name) or "not compiled yet (the ranks decide together at calls 1, 2, 4, ...)"
+            return self._python(rt, actuals, why)
         got = self._arguments(actuals)
         if got is None:
             return self._python(rt, actuals, "an array it reaches is not held whole on every rank (distributed): "
