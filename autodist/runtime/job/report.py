@@ -22,7 +22,9 @@ Format (``version`` 1)::
      "replicated": [{"array": "MAIN.NAMES", "reason": "a CHARACTER array: ..."}]}
 
 ``seconds`` is the program's time on the slowest rank, numba's left out
-(compiling, loading cached kernels: the ``jit`` section's ``compile_seconds``).
+(compiling, loading cached kernels: the ``jit`` section's ``compile_seconds``)
+and the planning of phases (their code and exchanges, once per phase and
+layout: ``planning_seconds``, the slowest rank's).
 Counters are per rank and summed over every execution of the region;
 ``executions`` is how many times the region ran (the same on every rank:
 control flow outside phases is replicated);

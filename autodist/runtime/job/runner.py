@@ -141,8 +141,10 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
     c0 = ex.jit.compile_seconds if ex.jit is not None else 0.0
 
     def elapsed() -> float:
-        """This rank's time in the program, numba's (compiling, loading kernels) left out."""
-        return time.perf_counter() - t0 - ((ex.jit.compile_seconds - c0) if ex.jit is not None else 0.0)
+        """This rank's time in the program, numba's (compiling, loading kernels) and the
+        planning of phases (once per phase and layout: their code and exchanges) left out."""
+        return (time.perf_counter() - t0 - ((ex.jit.compile_seconds - c0) if ex.jit is not None else 0.0)
+                - ex.planner.seconds)
 
     try:
         stop = ex.run()
@@ -151,6 +153,7 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
             _write_partial_report(req, ex, analysis, program, comm.Get_size(), elapsed(), exc)
         raise
     seconds = comm.allreduce(elapsed(), op=_max())
+    planning = comm.allreduce(ex.planner.seconds, op=_max())
     per_rank = ex.comms.stats.gather(comm, root=0)
     predicted = comm.gather(ex.predicted, root=0)
     executions = ex.executions
@@ -164,6 +167,7 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
         report = build_report(per_rank, analysis, ex.phase_modes, ex.remap_log, merged, executions,
                               program.files, comm.Get_size(), seconds, stop, ex.linked.calls, ex.kept_replicated,
                               ex.phase_paths, jit_section(ex, compiling))
+        report["planning_seconds"] = planning
         _write_json(req.report, report)
     need_arrays = req.dump is not None or req.verify
     arrays = ex.gather_arrays(root=0) if need_arrays else None

@@ -32,6 +32,8 @@ the partitions, the exchanges and where their pieces go, the code.
 
 from __future__ import annotations
 
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -80,6 +82,8 @@ class ArrayUse:
     written: bool = False
     buffer: np.ndarray | None = None
     corder: bool = False  # work on a row-major copy (vector accesses run along the last dimension)
+    #: where the rank's own elements lie in the window: (the owned section, its selector)
+    placed: tuple | None = None
 
 
 @dataclass
@@ -104,6 +108,7 @@ class PhasePlan:
     #: the hand-offs of its pieces (array -> link); the loop variable cut into blocks
     blocks: list[tuple[object, dict[str, PipelineLink]]] = field(default_factory=list)
     blocked_by: str = ""
+    settled: bool = False  # run once: its kernels loaded on every rank (see PhaseRun._settle)
 
     def path(self) -> tuple[str, str]:
         """What the next execution runs — "jit" (the compiled kernel) or "numpy" (the
@@ -132,17 +137,38 @@ class Planner:
         self.by_state: dict[tuple, PhasePlan] = {}  # the same, by the arrays' state numbers (cheap to hash)
         self.lendables: dict[tuple[str, int], frozenset[str]] = {}
         self.linemaps = ex.linemaps
+        #: seconds spent shaping and planning phases (writing their code, their
+        #: exchanges), numba's left out: done once per phase and layout, like compiling
+        self.seconds = 0.0
+        self._depth = 0
+
+    @contextmanager
+    def _timed(self):
+        jit = self.ex.jit
+        t0, c0 = time.perf_counter(), (jit.compile_seconds if jit is not None else 0.0)
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
+            if self._depth == 0:
+                self.seconds += time.perf_counter() - t0 - ((jit.compile_seconds - c0) if jit is not None else 0.0)
 
     def shape(self, unit: ir.Unit, line: int) -> PhaseShape:
         key = (unit.name, line)
         if key not in self.shapes:
-            phase = self.ex.phases[key]
-            do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
-            privates = private_ranges(self.ex.analysis.procedure(unit.name).phases)
-            shape = shape_of(unit, phase, do, self.ex.facts, privates)
-            shape.arrays = tuple(sorted(_arrays_of(shape)))
-            self.shapes[key] = shape
+            with self._timed():
+                return self._shape(unit, line, key)
         return self.shapes[key]
+
+    def _shape(self, unit: ir.Unit, line: int, key: tuple[str, int]) -> PhaseShape:
+        phase = self.ex.phases[key]
+        do = next(s for s in unit.statements() if isinstance(s, ir.Do) and s.span.first == line)
+        privates = private_ranges(self.ex.analysis.procedure(unit.name).phases)
+        shape = shape_of(unit, phase, do, self.ex.facts, privates)
+        shape.arrays = tuple(sorted(_arrays_of(shape)))
+        self.shapes[key] = shape
+        return shape
 
     def inline_data(self, unit: ir.Unit, line: int, region: str) -> InlineData:
         """The arrays of an inline run of the phase at ``line``, to make whole (see :mod:`.inline_data`)."""
@@ -173,7 +199,8 @@ class Planner:
         k = key()
         plan = self.plans.get(k)
         if plan is None:
-            plan = self._build(frame, shape, {n: frame.a[n].layout for n in arrays}, forced)
+            with self._timed():
+                plan = self._build(frame, shape, {n: frame.a[n].layout for n in arrays}, forced)
             self.plans[k] = self.plans[key()] = plan
         self.by_state[token()] = plan
         return plan
