@@ -41,6 +41,8 @@ def test_report_and_dump_of_a_remapping_run():
     assert rep.remaps and {r.array for r in rep.remaps} == {"A", "B", "X"}
     for r in rep.remaps:
         assert r.executions >= 1 and sum(r.elements_received) > 0
+    # the program's seconds leave out the planning of its phases (and numba), reported beside
+    assert rep.raw["planning_seconds"] > 0 and 0 < rep.seconds
     # the dump holds the final arrays, equal to a sequential run's
     from mpi4py import MPI
 
