@@ -472,7 +472,15 @@ class DynamicOptimizer:
                            else None, entry is not None)
                           for m, _cost, entry in sol.pools[p.name]]
                  for p in problem.phases}
+        # what of a static candidate decides its entry: its layouts of these arrays
+        decisive = tuple(sorted(set(touched).union(*(arrays for items in pools.values()
+                                                     for _, arrays, _, _ in items))))
+        tried = set()
         for s in self.statics:
+            key = s.evaluation.mapping.restrict(decisive)
+            if key in tried:  # static candidates alike on those arrays give the same entry
+                continue
+            tried.add(key)
             choice = []
             ok = True
             targets: dict[tuple[str, ...], Mapping] = {}

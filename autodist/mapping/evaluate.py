@@ -153,6 +153,7 @@ class Evaluator:
         self.nranks = nranks
         self.measured = measured or {}
         self._cache: dict[tuple, PhaseWork] = {}
+        self._quick: dict[tuple, PhaseWork] = {}  # the same by the mapping's global layouts (see work)
         self._memo: dict[tuple[str, int], dict] = {}  # per phase, see phase_work
         self._facts: dict[tuple[str, int], dict[str, ArrayFacts]] = {}
         self._names: dict[tuple[str, int], dict[str, str]] = {}
@@ -197,6 +198,15 @@ class Evaluator:
         return out
 
     def work(self, proc: ProcedureAnalysis, ph: Phase, mapping: Mapping) -> PhaseWork:
+        # first by the mapping's own layouts of the phase's arrays: no localizing, no
+        # sorting when a mapping differs from one seen before only in other arrays
+        quick = (proc.name, ph.id, tuple(mapping.layout(g) for g in self.phase_arrays(proc, ph).values()))
+        got = self._quick.get(quick)
+        if got is None:
+            got = self._quick[quick] = self._work(proc, ph, mapping)
+        return got
+
+    def _work(self, proc: ProcedureAnalysis, ph: Phase, mapping: Mapping) -> PhaseWork:
         layouts = self.local_layouts(proc, ph, mapping)
         key = (proc.name, ph.id, tuple(sorted(layouts.items())))
         got = self._cache.get(key)
