@@ -13,7 +13,7 @@ over one rank:
 * 1 rank;
 * P ranks with ``--pipeline-blocks 1``: the ranks one after the other (what
   DDT's model and the runtime did before);
-* P ranks with each block count of ``--blocks`` (and the default, 4 per rank).
+* P ranks with each block count of ``--blocks`` (and the default, 2 per rank).
 
 The cost model's prediction for the same mapping on the cluster_ib profile is
 printed beside, serialized (``pipeline: false``) and pipelined.

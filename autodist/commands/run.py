@@ -43,7 +43,7 @@ def configure(parser) -> None:
                         help="no compiled kernels (numba): the numpy and translated Python paths only")
     parser.add_argument("--pipeline-blocks", type=int, default=None, metavar="N",
                         help="run a pipelined phase (a sequential loop along a distributed dimension) in N "
-                             "blocks of a parallel loop, so that the ranks overlap (default: 4 per rank; "
+                             "blocks of a parallel loop, so that the ranks overlap (default: 2 per rank; "
                              "1: whole, one rank after the other)")
     parser.add_argument("--jit-after", type=float, default=None, metavar="SEC",
                         help="compile a phase or procedure once it has run SEC seconds uncompiled (default 0.1, "

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from autodist.runtime.spmd.planner import PIPELINE_BLOCKS_PER_RANK
 from tests.runtime.programs import check_against_gfortran
 
 PROGRAM = Path(__file__).resolve().parent.parent / "programs" / "pipeline" / "wavefronts.f"
@@ -34,7 +35,7 @@ def mpi_case_pipelined_sweeps_run_in_blocks_as_gfortran(comm):
     if comm.Get_rank() != 0 or comm.Get_size() == 1:
         return
     modes = _modes(ex)
-    blocks = 4 * comm.Get_size()
+    blocks = PIPELINE_BLOCKS_PER_RANK * comm.Get_size()
     for line, var in SWEEPS.items():
         mode, reason = modes[line]
         assert mode == "pipelined", (line, mode)

@@ -67,8 +67,10 @@ from .hazards import (
     written_sections,
 )
 
-#: blocks per rank a pipelined phase is cut into (``--pipeline-blocks``: the total)
-PIPELINE_BLOCKS_PER_RANK = 4
+#: blocks per rank a pipelined phase is cut into (``--pipeline-blocks``: the total);
+#: measured best of 1, 2 and 4 per rank on ADI at N = 1024 and 2048, 2 ranks
+#: (benchmarks/bench_pipeline.py): more blocks cost more per block than they overlap
+PIPELINE_BLOCKS_PER_RANK = 2
 
 
 @dataclass
