@@ -107,13 +107,12 @@ def measure_solution(plan: Plan, solution: Solution, include_dirs=(), timeout: f
             # every kernel compiled before it first runs; numba's time is not in the
             # report's seconds, but a rank waiting for another that compiles would count
             # it as communication: a run that compiled anything runs again, from the cache
-            got = run_file(paths[0], plan.procs, include_dirs=include + pre.include_dirs, defines=pre.defines,
+            options = dict(include_dirs=include + pre.include_dirs, defines=pre.defines,
                            cpp=bool(pre.files) or None, timeout=timeout, jit_after=0.0)
+            got = run_file(paths[0], plan.procs, **options)
             jit = got.raw.get("jit", {})
-            compiled = sum(r.get("kernels_compiled", 0) for r in jit.get("ranks", [jit]))
-            if got.status == 0 and compiled:
-                got = run_file(paths[0], plan.procs, include_dirs=include + pre.include_dirs, defines=pre.defines,
-                               cpp=bool(pre.files) or None, timeout=timeout, jit_after=0.0)
+            if got.status == 0 and sum(r.get("kernels_compiled", 0) for r in jit.get("ranks", [jit])):
+                got = run_file(paths[0], plan.procs, **options)
             return got
 
         rep = clock.run("measure", run)

@@ -138,13 +138,11 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
                   stdin=(lambda: stdin) if stdin is not None else None)
     comm.Barrier()
     t0 = time.perf_counter()
-    c0 = ex.jit.compile_seconds if ex.jit is not None else 0.0
+    a0 = ex.aside_seconds()
 
     def elapsed() -> float:
-        """This rank's time in the program, numba's (compiling, loading kernels) and the
-        planning of phases (once per phase and layout: their code and exchanges) left out."""
-        return (time.perf_counter() - t0 - ((ex.jit.compile_seconds - c0) if ex.jit is not None else 0.0)
-                - ex.planner.seconds)
+        """This rank's time in the program (numba's and the planning left out)."""
+        return time.perf_counter() - t0 - (ex.aside_seconds() - a0)
 
     try:
         stop = ex.run()

@@ -98,23 +98,18 @@ class Frame:
 
 
 class _CallPhase:
-    """Adds the time of a call (the callee's own phases included, numba's
-    compilation of its kernels and the planning of its phases not: see the
-    report's ``seconds``) to a region."""
+    """Adds the time of a call (the callee's own phases included, what
+    :meth:`Executor.aside_seconds` counts not) to a region."""
 
-    def __init__(self, stats, region: str, jit=None, planner=None):
-        self.stats, self.region, self.jit, self.planner = stats, region, jit, planner
-
-    def _aside(self) -> float:
-        return ((self.jit.compile_seconds if self.jit is not None else 0.0)
-                + (self.planner.seconds if self.planner is not None else 0.0))
+    def __init__(self, stats, region: str, aside):
+        self.stats, self.region, self.aside = stats, region, aside
 
     def __enter__(self):
         self.t0 = time.perf_counter()
-        self.c0 = self._aside()
+        self.a0 = self.aside()
 
     def __exit__(self, *exc):
-        self.stats.region(self.region).compute_time += time.perf_counter() - self.t0 - (self._aside() - self.c0)
+        self.stats.region(self.region).compute_time += time.perf_counter() - self.t0 - (self.aside() - self.a0)
 
 
 class Executor(UnitIo, CopiedActuals):
@@ -579,7 +574,7 @@ class Executor(UnitIo, CopiedActuals):
         region = f"{frame.unit.name}:{pid}"
         self.executions[region] = self.executions.get(region, 0) + 1
         self.phase_modes.setdefault(region, ("call", "", ()))
-        return _CallPhase(self.comms.stats, region, self.jit, self.planner)
+        return _CallPhase(self.comms.stats, region, self.aside_seconds)
 
     def record_path(self, region: str, path: str, why: str, executions: int = 1) -> None:
         """Count executions of a phase by the path they took ("jit", "numpy",
@@ -603,6 +598,11 @@ class Executor(UnitIo, CopiedActuals):
         return self.profiler.branch(file, line, taken)
 
     # ---------------------------------------------------------------- results
+
+    def aside_seconds(self) -> float:
+        """Seconds so far that are not the program's: numba's (compiling, loading
+        kernels) and the planning of phases (see the run report's ``seconds``)."""
+        return (self.jit.compile_seconds if self.jit is not None else 0.0) + self.planner.seconds
 
     def arrays(self) -> dict[str, RtArray]:
         """Every array of the program by ``UNIT.NAME`` (COMMON arrays once,

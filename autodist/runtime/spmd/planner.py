@@ -387,9 +387,9 @@ class Planner:
         plan.fn, plan.source = self._function(plan, GenPlan(sets, executes, guards, store))
         if blocked is not None:
             shared = None  # the kernel of the first block, when every block can run it
+            free = blocked.var if all(b.is_interval for b in blocked.blocks) else ""
             for block in blocked.blocks:
                 mine = {k: ({**v, blocked.var: block} if executes[k] else v) for k, v in sets.items()}
-                free = blocked.var if all(b.is_interval for b in blocked.blocks) else ""
                 gp = GenPlan(mine, executes, guards, store, free=free)
                 if shared is not None:
                     # its numpy function only written should the block run it (the kernel not yet hot)
