@@ -185,45 +185,72 @@ def test_the_rank_named_is_the_one_the_watch_saw_die_first_never_the_banners_gue
     assert box.verdict(137, 2, banner, frozenset()) == (2, line.format("a rank of 2"))
 
 
-def test_the_watch_sees_a_rank_that_dies_and_not_one_that_finished(tmp_path):
+_RANK = """
+import sys, time
+from autodist.runtime.job.faults import Mailbox
+box = Mailbox(sys.argv[1])
+box.started(int(sys.argv[2]))
+if sys.argv[3] == "finish":
+    box.finished(int(sys.argv[2]))
+else:
+    time.sleep(60)
+"""
+
+
+def _rank(folder, rank: int, how: str):
     import subprocess
+
+    return subprocess.Popen([sys.executable, "-c", _RANK, str(folder), str(rank), how], cwd=str(ROOT))
+
+
+def _first_ended(watch):
     import time
 
+    for _ in range(500):
+        if watch.first_ended:
+            break
+        time.sleep(0.01)
+    return watch.first_ended
+
+
+def _connected(folder, n: int) -> None:
+    import time
+
+    for _ in range(1000):
+        if len(list(folder.glob("pid*"))) == n:  # written once connected
+            return
+        time.sleep(0.01)
+
+
+def test_the_watch_sees_a_rank_that_dies_and_not_one_that_finished(tmp_path):
     from autodist.runtime.job.faults import DeathWatch, Mailbox
 
-    box = Mailbox(tmp_path)
-    done = subprocess.Popen([sys.executable, "-c", "pass"])
-    dies = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
-    (tmp_path / f"pid{done.pid}").write_text("0")
-    (tmp_path / f"pid{dies.pid}").write_text("1")
-    box.finished(0)
-    with DeathWatch(box, 2) as watch:
+    with DeathWatch(Mailbox(tmp_path), 2) as watch:
+        done, dies = _rank(tmp_path, 0, "finish"), _rank(tmp_path, 1, "wait")
+        _connected(tmp_path, 2)
         done.wait()
         dies.kill()
         dies.wait()
-        for _ in range(200):
-            if watch.first_ended:
-                break
-            time.sleep(0.01)
-    assert watch.first_ended == frozenset({1})
+        assert _first_ended(watch) == frozenset({1})
+    assert watch.seen == frozenset({1})
 
 
 def test_the_watch_names_no_rank_while_one_it_may_have_missed_is_unwatched(tmp_path):
-    """A rank whose pid the watch has not seen yet may have ended first (the MPI
+    """A rank not yet connected to the watch may have ended first (the MPI
     library then kills the others): the watch must not name one of those."""
-    import subprocess
-    import time
-
     from autodist.runtime.job.faults import DeathWatch, Mailbox
 
-    box = Mailbox(tmp_path)
-    dies = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.5)"])
-    (tmp_path / f"pid{dies.pid}").write_text("0")  # rank 1 never registers its pid
-    with DeathWatch(box, 2) as watch:
+    with DeathWatch(Mailbox(tmp_path), 2) as watch:
+        dies = _rank(tmp_path, 0, "wait")  # rank 1 never connects
+        _connected(tmp_path, 1)
         dies.kill()
         dies.wait()
-        for _ in range(200):
-            if watch.first_ended:
-                break
-            time.sleep(0.01)
-    assert watch.first_ended == frozenset({0, 1})
+        assert _first_ended(watch) == frozenset({0, 1})
+
+
+def test_without_a_watch_a_rank_starts_all_the_same(tmp_path):
+    from autodist.runtime.job.faults import Mailbox
+
+    proc = _rank(tmp_path, 0, "finish")
+    assert proc.wait(timeout=60) == 0
+    assert (tmp_path / f"pid{proc.pid}").read_text() == "0"
