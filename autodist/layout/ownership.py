@@ -307,10 +307,19 @@ class Ownership:
 
     def owned(self, rank: int) -> Section | None:
         """The section ``rank`` holds, or None when it holds nothing."""
-        if not self.holds(rank):
-            return None
-        c = self.coords(rank)
-        return Section(tuple(dm.owned(0 if x is None else c[x]) for dm, x in zip(self.dims, self.dim_axis)))
+        memo = self._owned
+        if rank in memo:
+            return memo[rank]
+        got = None
+        if self.holds(rank):
+            c = self.coords(rank)
+            got = Section(tuple(dm.owned(0 if x is None else c[x]) for dm, x in zip(self.dims, self.dim_axis)))
+        memo[rank] = got
+        return got
+
+    @cached_property
+    def _owned(self) -> dict[int, Section | None]:
+        return {}
 
     def local_shape(self, rank: int) -> tuple[int, ...]:
         owned = self.owned(rank)

@@ -156,6 +156,7 @@ class DynamicOptimizer:
         self._seen: dict[tuple, tuple[tuple[str, Layout], ...]] = {}  # keys hold ids: calls and entries live
         self._choices: dict[tuple, InnerChoice] = {}  # as long as the optimizer (the analysis, self.solutions)
         self._tables: dict[tuple, _CallTable] = {}
+        self._restricted: dict[tuple[str, ...], list[Mapping]] = {}
 
     # ------------------------------------------------------------------ helpers
 
@@ -180,10 +181,26 @@ class DynamicOptimizer:
                 out.append(g)
         return tuple(sorted(set(out)))
 
+    def restricted(self, gids: tuple[str, ...]) -> list[Mapping]:
+        """Each static candidate's mapping restricted to ``gids`` (sorted), in
+        the order of :attr:`statics`; candidates alike on those arrays share
+        one object."""
+        got = self._restricted.get(gids)
+        if got is None:
+            alike: dict[tuple, Mapping] = {}
+            got = []
+            for s in self.statics:
+                lays = s.evaluation.mapping.layouts_of(gids)
+                m = alike.get(lays)
+                if m is None:
+                    m = alike[lays] = Mapping(tuple((g, lay) for g, lay in zip(gids, lays) if lay is not None))
+                got.append(m)
+            self._restricted[gids] = got
+        return got
+
     def _loop_pool(self, proc: ProcedureAnalysis, ph: Phase, gids: tuple[str, ...]) -> list[tuple[Mapping, PhaseCost]]:
         seen: dict[Mapping, PhaseCost] = {}
-        for s in self.statics:
-            m = s.evaluation.mapping.restrict(gids)
+        for m in self.restricted(gids):
             if m not in seen:
                 seen[m] = self.ev.phase(proc, ph, m, self.machine).cost
         return sorted(seen.items(), key=lambda mc: mc[1].total + self.inner_cost(proc, ph, mc[0]))
@@ -294,7 +311,6 @@ class DynamicOptimizer:
     def build(self, proc: ProcedureAnalysis) -> tuple[sel.Problem, dict]:
         pools: dict[str, list[tuple[Mapping, PhaseCost | None, ProcEntry | None]]] = {}
         phases: list[sel.Phase] = []
-        static_maps = [s.evaluation.mapping for s in self.statics]
         for ph in proc.phases:
             gids = self.phase_gids(proc, ph)
             name = phase_name(ph)
@@ -309,7 +325,7 @@ class DynamicOptimizer:
             else:
                 ranked = self._loop_pool(proc, ph, gids)
                 keep = ranked[: self.k]
-                must = {sm.restrict(gids) for sm in static_maps}
+                must = set(self.restricted(gids))
                 for m, c in ranked[self.k:]:
                     if m in must:
                         keep.append((m, c))
@@ -476,20 +492,18 @@ class DynamicOptimizer:
         decisive = tuple(sorted(set(touched).union(*(arrays for items in pools.values()
                                                      for _, arrays, _, _ in items))))
         tried = set()
-        for s in self.statics:
-            key = s.evaluation.mapping.restrict(decisive)
+        on_decisive, on_touched = self.restricted(decisive), self.restricted(touched)
+        for i, s in enumerate(self.statics):
+            key = on_decisive[i]
             if key in tried:  # static candidates alike on those arrays give the same entry
                 continue
             tried.add(key)
             choice = []
             ok = True
-            targets: dict[tuple[str, ...], Mapping] = {}
             for p in problem.phases:
                 idx = None
                 for k, (m, arrays, entry_layouts, from_entry) in enumerate(pools[p.name]):
-                    target = targets.get(arrays)
-                    if target is None:
-                        target = targets[arrays] = s.evaluation.mapping.restrict(arrays)
+                    target = self.restricted(arrays)[i]
                     if (entry_layouts if from_entry else m) == target:
                         idx = k
                         break
@@ -500,7 +514,7 @@ class DynamicOptimizer:
             if not ok:
                 continue
             pc, rc, _ = evaluate(choice)
-            m = s.evaluation.mapping.restrict(touched)
+            m = on_touched[i]
             if m in seen:
                 continue
             seen.add(m)

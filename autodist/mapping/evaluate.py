@@ -5,6 +5,7 @@ another machine (a sweep) costs almost nothing."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 from .. import ir
 from ..analysis.actuals import element_block
@@ -63,19 +64,19 @@ class Evaluation:
     phases: tuple[PhaseEval, ...]
     calls: tuple[CallRemap, ...] = ()
 
-    @property
+    @cached_property
     def computation(self) -> float:
         return sum(p.executions * p.cost.computation for p in self.phases)
 
-    @property
+    @cached_property
     def movement(self) -> float:
         return sum(p.executions * p.cost.movement for p in self.phases)
 
-    @property
+    @cached_property
     def remapping(self) -> float:
         return sum(c.total for c in self.calls)
 
-    @property
+    @cached_property
     def total(self) -> float:
         return self.computation + self.movement + self.remapping
 
@@ -142,6 +143,15 @@ def _shared(pe: PhaseEval, share: float) -> PhaseEval:
     return replace(pe, cost=shared_cost(pe.cost, share))
 
 
+def _call_sites(ph: Phase) -> list[tuple[str | None, tuple, int, float]]:
+    """(callee, actuals, line, calls per execution of the phase) of the
+    calls of a phase: a call phase's call, or the calls inside a loop phase."""
+    sites = [(c.callee, c.args, c.line, c.count) for c in ph.inner_calls]
+    if ph.kind == "call" and ph.callee:
+        sites.append((ph.callee, ph.call_args, ph.span.first, 1.0))
+    return sites
+
+
 class Evaluator:
     """Prices phases under mappings; the work of a phase under the layouts of
     the arrays it uses is computed once (cache keyed by value)."""
@@ -158,6 +168,14 @@ class Evaluator:
         self._facts: dict[tuple[str, int], dict[str, ArrayFacts]] = {}
         self._names: dict[tuple[str, int], dict[str, str]] = {}
         self._sites: dict[tuple, list] = {}  # see _owned_actuals
+        # evaluate's look-ups: by machine, phase, share and the layouts of its arrays
+        self._machines: dict[MachineProfile, int] = {}
+        self._evals: dict[tuple, PhaseEval] = {}
+        self._remaps: dict[tuple, tuple[CallRemap, ...]] = {}
+        self._shares: dict[tuple, dict[str, float]] = {}
+        self._phases: list | None = None
+        self._calls: list | None = None
+        self._share_gids: tuple[str, ...] | None = None
 
     def phase_arrays(self, proc: ProcedureAnalysis, ph: Phase) -> dict[str, str]:
         """Local name -> global id of the arrays of a phase."""
@@ -200,7 +218,7 @@ class Evaluator:
     def work(self, proc: ProcedureAnalysis, ph: Phase, mapping: Mapping) -> PhaseWork:
         # first by the mapping's own layouts of the phase's arrays: no localizing, no
         # sorting when a mapping differs from one seen before only in other arrays
-        quick = (proc.name, ph.id, tuple(mapping.layout(g) for g in self.phase_arrays(proc, ph).values()))
+        quick = (proc.name, ph.id, mapping.layouts_of(self.phase_arrays(proc, ph).values()))
         got = self._quick.get(quick)
         if got is None:
             got = self._quick[quick] = self._work(proc, ph, mapping)
@@ -224,16 +242,69 @@ class Evaluator:
         return PhaseEval(proc.name, ph.id, ph.kind, ph.span, proc.executions(ph.id), cost, ph.callee)
 
     def evaluate(self, mapping: Mapping, machine: MachineProfile) -> Evaluation:
-        shares = self.procedure_shares(mapping)
-        phases = tuple(
-            _shared(self.phase(proc, ph, mapping, machine), shares.get(proc.name, 1.0))
-            for proc in self.an.procedures
-            for ph in proc.phases
-        )
-        calls = tuple(c if shares.get(proc.name, 1.0) == 1.0 else replace(c, executions=c.executions * shares[proc.name])
-                      for proc in self.an.procedures for ph in proc.phases
-                      for c in self.call_remaps(proc, ph, mapping, machine))
-        return Evaluation(mapping, phases, calls)
+        """Every phase and every call's remaps under ``mapping``.  A phase's
+        evaluation, a call site's remaps and the procedures' shares are
+        looked up by the layouts of the arrays they depend on, so that
+        mappings differing in a few arrays (a search over candidates) cost
+        only the phases those arrays are in."""
+        m = self._machine_index(machine)
+        shares = self._shares_for(mapping)
+        phases = []
+        for proc, ph, gids in self._phase_list():
+            share = shares.get(proc.name, 1.0)
+            key = (m, proc.name, ph.id, share, mapping.layouts_of(gids))
+            got = self._evals.get(key)
+            if got is None:
+                got = self._evals[key] = _shared(self.phase(proc, ph, mapping, machine), share)
+            phases.append(got)
+        calls = []
+        for proc, ph, gids in self._call_list():
+            share = shares.get(proc.name, 1.0)
+            key = (m, proc.name, ph.id, share, mapping.layouts_of(gids))
+            got = self._remaps.get(key)
+            if got is None:
+                got = self._remaps[key] = tuple(
+                    c if share == 1.0 else replace(c, executions=c.executions * share)
+                    for c in self.call_remaps(proc, ph, mapping, machine))
+            calls.extend(got)
+        return Evaluation(mapping, tuple(phases), tuple(calls))
+
+    def _machine_index(self, machine: MachineProfile) -> int:
+        return self._machines.setdefault(machine, len(self._machines))
+
+    def _phase_list(self) -> list[tuple[ProcedureAnalysis, Phase, tuple[str, ...]]]:
+        """Every phase, in order, with the global ids of its arrays."""
+        if self._phases is None:
+            self._phases = [(proc, ph, tuple(self.phase_arrays(proc, ph).values()))
+                            for proc in self.an.procedures for ph in proc.phases]
+        return self._phases
+
+    def _call_list(self) -> list[tuple[ProcedureAnalysis, Phase, tuple[str, ...]]]:
+        """The phases with calls passing arrays, with the global ids of
+        those actuals and of their dummies."""
+        if self._calls is None:
+            self._calls = []
+            for proc in self.an.procedures:
+                for ph in proc.phases:
+                    gids = sorted({g for callee, args, _, _ in _call_sites(ph)
+                                   for pair in self.argument_pairs(proc, callee, args).items() for g in pair})
+                    if gids:
+                        self._calls.append((proc, ph, tuple(gids)))
+        return self._calls
+
+    def _shares_for(self, mapping: Mapping) -> dict[str, float]:
+        """:meth:`procedure_shares`, looked up by the layouts of the arrays
+        passed as element actuals (the only ones it depends on)."""
+        if self._share_gids is None:
+            self._share_gids = tuple(sorted({
+                site[0] for proc in self.an.procedures for ph in proc.phases if ph.kind == "loop"
+                for callee, args, line, _ in _call_sites(ph)
+                for site in self._owned_actuals(proc, ph, callee, args, line)}))
+        key = mapping.layouts_of(self._share_gids)
+        got = self._shares.get(key)
+        if got is None:
+            got = self._shares[key] = self.procedure_shares(mapping)
+        return got
 
     def call_share(self, proc: ProcedureAnalysis, ph: Phase, callee: str, args: tuple, line: int,
                    mapping: Mapping) -> float:
@@ -309,10 +380,7 @@ class Evaluator:
                 out[name] = part[name] / weight[name]
             mine = out.get(name, 1.0)
             for ph in proc.phases:
-                sites = [(c.callee, c.args, c.line, c.count) for c in ph.inner_calls]
-                if ph.kind == "call" and ph.callee:
-                    sites.append((ph.callee, ph.call_args, ph.span.first, 1.0))
-                for callee, args, line, count in sites:
+                for callee, args, line, count in _call_sites(ph):
                     w = proc.executions(ph.id) * count
                     if w <= 0:
                         continue
@@ -344,12 +412,8 @@ class Evaluator:
                     machine: MachineProfile) -> list[CallRemap]:
         """The actuals of the calls in ``ph`` (a call phase, or the calls
         inside a loop phase) that ``mapping`` maps otherwise than their dummies."""
-        if ph.kind == "call":
-            calls = [(ph.callee, ph.call_args, ph.span.first, 1.0)]
-        else:
-            calls = [(c.callee, c.args, c.line, c.count) for c in ph.inner_calls]
         out = []
-        for callee, args, line, count in calls:
+        for callee, args, line, count in _call_sites(ph):
             for d, a in sorted(self.argument_pairs(proc, callee, args).items()):
                 here, there = mapping.layout(a), mapping.layout(d)
                 if here is None or there is None:

@@ -33,6 +33,10 @@ class Mapping:
     def layout(self, array: str) -> Layout | None:
         return self._d.get(array)
 
+    def layouts_of(self, arrays) -> tuple[Layout | None, ...]:
+        """The layouts of ``arrays``, in order (None for an array it does not map)."""
+        return tuple(map(self._d.get, arrays))
+
     def __contains__(self, array: str) -> bool:
         return array in self._d
 

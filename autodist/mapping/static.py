@@ -51,10 +51,20 @@ class StaticCandidate:
         return " ".join(f"{t}{d.text()}" for t, d in self.choice) or self.origin
 
 
-def mapping_for(alignment: Alignment, choice: dict[str, Distribution], table, fixed: dict[str, Layout]) -> Mapping:
+def mapping_for(alignment: Alignment, choice: dict[str, Distribution], table, fixed: dict[str, Layout],
+                memo: dict | None = None) -> Mapping:
+    """The mapping of ``choice`` (template -> distribution); ``memo`` keeps each
+    template's layouts per distribution, so that the mappings of a search share
+    their layouts (the evaluator then compares them by identity)."""
     layouts: dict[str, Layout] = {}
     for g in alignment.groups:
-        layouts.update(group_layouts(g, choice[g.name], table))
+        key = (g.name, choice[g.name])
+        got = memo.get(key) if memo is not None else None
+        if got is None:
+            got = group_layouts(g, choice[g.name], table)
+            if memo is not None:
+                memo[key] = got
+        layouts.update(got)
     layouts.update(fixed)
     return Mapping.of(layouts)
 
@@ -71,9 +81,10 @@ def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: Machi
     for v in options.values():
         total *= len(v)
     out: list[StaticCandidate] = []
+    memo: dict = {}
 
     def run(choice: dict[str, Distribution]) -> StaticCandidate:
-        m = mapping_for(alignment, choice, table, fixed)
+        m = mapping_for(alignment, choice, table, fixed, memo)
         return StaticCandidate(tuple((n, choice[n]) for n in names), evaluator.evaluate(m, machine))
 
     if not names:
@@ -121,8 +132,8 @@ def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: Machi
     return prefer_replication(out)
 
 
-def _key(names: list[str], choice: dict[str, Distribution]) -> str:
-    return " ".join(f"{t}{choice[t].text()}{choice[t].grid}" for t in names)
+def _key(names: list[str], choice: dict[str, Distribution]) -> tuple[Distribution, ...]:
+    return tuple(choice[t] for t in names)
 
 
 def _fewer_distributed(a: StaticCandidate, b: StaticCandidate) -> bool:
