@@ -4,22 +4,24 @@ For each file: read it and expand its INCLUDEs (:mod:`.source`), split it into
 statements and directives (:mod:`.lines`), find its program units
 (:mod:`.units`); every unit name must be defined once over all files.  Then
 each unit is parsed once by fparser2 (:mod:`.parse`) and read into the IR
-(:mod:`.build`).
+(:mod:`.build`), on several processes for a large program (:mod:`.workers`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from .. import ir
 from ..errors import FortranError
+from .arity import drop_extra_actuals
 from .build import Extras, UnitReader
 from .lines import Scan, split
 from .parse import make_parser, parse_unit
 from .preprocess import needs_cpp
 from .source import Source, form_of, load
-from .units import UnitText, split_units, unit_source
+from .units import UnitSource, UnitText, split_units, unit_source
+from .workers import read_units, workers_for
 
 
 def _extras(scan: Scan, units: tuple[UnitText, ...], source: Source) -> list[Extras]:
@@ -71,19 +73,21 @@ def _read(sources: list[Source], preprocessing: ir.Preprocessing) -> ir.Program:
             seen[name] = here
         scanned.append((source, scan, units))
     parser = make_parser()
-    out_units: list[ir.Unit] = []
     names = frozenset(seen)
-    for source, scan, units in scanned:
-        for unit, extras in zip(units, _extras(scan, units, source)):
-            us = unit_source(unit, source.form)
-            node = parse_unit(parser, us, source)
-            out_units.append(UnitReader(us, source, names).read(node, extras))
+
+    def job(us: UnitSource, source: Source, extras: Extras) -> Callable[[], ir.Unit]:
+        return lambda: UnitReader(us, source, names).read(parse_unit(parser, us, source), extras)
+
+    jobs = [job(unit_source(unit, source.form), source, extras)
+            for source, scan, units in scanned for unit, extras in zip(units, _extras(scan, units, source))]
+    lines = sum(len(source.lines) for source in sources)
+    out_units, notes = drop_extra_actuals(tuple(read_units(jobs, workers_for(lines, len(jobs)))))
     files: dict[str, tuple[str, ...]] = {}
     for source in sources:
         for name, lines in source.texts:
             files.setdefault(name, lines)
-    return ir.Program(units=tuple(out_units), files=tuple(files), sources=tuple(files.items()),
-                      preprocessing=preprocessing)
+    return ir.Program(units=out_units, files=tuple(files), sources=tuple(files.items()),
+                      preprocessing=preprocessing, notes=notes)
 
 
 def _preprocessing(files: Sequence[str], include_dirs, defines, cpp: bool | None) -> ir.Preprocessing:
