@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import sys
 from pathlib import Path
 
 from ..analysis.model import AnalysisOptions
@@ -87,6 +88,8 @@ def read_sources(args):
     program = read_program(args.files, include_dirs=args.include, defines=args.define, cpp=args.cpp)
     if not program.units:
         raise UsageError(f"{', '.join(args.files)}: no program unit found (empty or only comments)")
+    for span, text in program.notes:
+        print(f"autodist: note: {span.file}:{span.first}: {text}", file=sys.stderr)
     return program
 
 

@@ -43,6 +43,7 @@ from .queries import (
     jump_targets,
     labels,
     map_exprs,
+    map_nodes,
     mentions,
     names,
     stmt_exprs,
@@ -60,6 +61,6 @@ __all__ = list(_nodes_all) + list(_units_all) + [
     "Affine", "IntEvaluator", "affine", "constant", "eval_affine", "int_intrinsic", "int_mod",
     "int_power", "int_value", "trips", "trunc_div",
     # queries
-    "array_refs", "branch_targets", "external_calls", "free_names", "jump_targets", "labels", "map_exprs", "mentions", "names",
+    "array_refs", "branch_targets", "external_calls", "free_names", "jump_targets", "labels", "map_exprs", "map_nodes", "mentions", "names",
     "stmt_exprs", "stmt_names", "stmts_mention", "walk",
 ]

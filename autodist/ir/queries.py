@@ -4,7 +4,8 @@
 the expressions of one statement (sub-expressions included); the queries below
 are built on the two, so that "which names does this read" or "which labels
 does this jump to" has one answer everywhere.  :func:`map_exprs` rebuilds any
-node with a function applied to its expressions.
+node with a function applied to its expressions (:func:`map_nodes`: to its
+statements too).
 """
 
 from __future__ import annotations
@@ -23,29 +24,28 @@ def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:
         yield from e.walk()
 
 
-def map_exprs(node, fn: Callable[[Expr], Expr]):
-    """A copy of an IR node (statement, unit, expression, tuple of them) with ``fn``
-    applied to every expression in it, bottom-up; unchanged parts are shared."""
-    if isinstance(node, Expr):
-        return fn(_map_fields(node, fn))
+def map_nodes(node, fn: Callable):
+    """A copy of an IR node (unit, statement, expression, tuple of them) with
+    ``fn`` applied to every node in it (statements and expressions, nested
+    ones first, ``node`` itself last); unchanged parts are shared."""
     if isinstance(node, tuple):
-        items = tuple(map_exprs(x, fn) for x in node)
+        items = tuple(map_nodes(x, fn) for x in node)
         return node if all(a is b for a, b in zip(items, node)) else items
-    if not isinstance(node, (type, Span)):
-        return _map_fields(node, fn)
-    return node
-
-
-def _map_fields(node, fn: Callable[[Expr], Expr]):
-    if not dataclasses.is_dataclass(node):
+    if isinstance(node, (type, Span)) or not dataclasses.is_dataclass(node):
         return node
     changes = {}
     for f in dataclasses.fields(node):
         v = getattr(node, f.name)
-        nv = map_exprs(v, fn)
+        nv = map_nodes(v, fn)
         if nv is not v:
             changes[f.name] = nv
-    return dataclasses.replace(node, **changes) if changes else node
+    return fn(dataclasses.replace(node, **changes) if changes else node)
+
+
+def map_exprs(node, fn: Callable[[Expr], Expr]):
+    """A copy of an IR node (statement, unit, expression, tuple of them) with ``fn``
+    applied to every expression in it, bottom-up; unchanged parts are shared."""
+    return map_nodes(node, lambda x: fn(x) if isinstance(x, Expr) else x)
 
 
 def array_refs(expr: Expr) -> Iterator[Index]:

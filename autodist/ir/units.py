@@ -199,6 +199,9 @@ class Program:
     files: tuple[str, ...]
     sources: tuple[tuple[str, tuple[str, ...]], ...] = field(default=(), repr=False)
     preprocessing: Preprocessing = Preprocessing()
+    #: (where, what) of what the reader accepted as gfortran does but the
+    #: standard does not (extra actual arguments, ignored)
+    notes: tuple[tuple[Span, str], ...] = ()
 
     @cached_property
     def _by_name(self) -> dict[str, Unit]:

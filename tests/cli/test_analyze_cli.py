@@ -83,10 +83,11 @@ def test_wrong_option_is_a_one_line_error(capsys):
          "DO I: the step is zero"),
         ("      PROGRAM P\n      PARAMETER (K = 0)\n      DO 1 I = 1, 10, K\n    1 CONTINUE\n      END\n", 3,
          "DO I: the step is zero"),
-        ("      PROGRAM P\n      REAL A(10)\n      CALL S(A, 3)\n      END\n"
-         "      SUBROUTINE S(X)\n      REAL X(10)\n      END\n", 3,
-         "CALL S with 2 arguments, but S"),
-        ("      PROGRAM P\n      Y = F(1.0, 2.0)\n      END\n      FUNCTION F(X)\n      F = X\n      END\n", 2,
+        ("      PROGRAM P\n      REAL A(10)\n      CALL S(A)\n      END\n"
+         "      SUBROUTINE S(X, N)\n      REAL X(10)\n      END\n", 3,
+         "CALL S with 1 argument, but S"),
+        ("      PROGRAM P\n      Y = F(1.0, G(2.0))\n      END\n      FUNCTION F(X)\n      F = X\n      END\n"
+         "      FUNCTION G(X)\n      G = X\n      END\n", 2,
          "reference to F with 2 arguments, but F"),
         ("      PROGRAM P\n      REAL A(0)\n      END\n", 2, "array A: dimension 1 has upper bound 0 below"),
         ("      PROGRAM P\n      PARAMETER (N = 4)\n      REAL B(3, N:1)\n      END\n", 3,
@@ -107,3 +108,21 @@ def test_the_same_programs_done_right_are_accepted(tmp_path, capsys):
                    "      CALL S(A)\n      Y = F(1.0)\n      END\n      SUBROUTINE S(X)\n      REAL X(*)\n      END\n"
                    "      FUNCTION F(X)\n      F = X\n      END\n")
     assert main(["analyze", str(src)]) == 0
+
+
+def test_extra_actual_arguments_are_ignored_with_a_note_as_gfortran_does(tmp_path, capsys):
+    """gfortran only warns about more actual than formal arguments, and the
+    procedure never sees them: read, analyzed and run the same way."""
+    src = tmp_path / "extra.f"
+    src.write_text("      PROGRAM P\n      REAL A(10)\n      CALL S(A, 3)\n      Y = F(1.0, A(2))\n"
+                   "      PRINT *, A(10), Y\n      END\n"
+                   "      SUBROUTINE S(X)\n      REAL X(10)\n      DO 1 I = 1, 10\n    1 X(I) = I\n      END\n"
+                   "      FUNCTION F(X)\n      F = X + 1.0\n      END\n")
+    assert main(["analyze", str(src)]) == 0
+    err = capsys.readouterr().err
+    assert f"autodist: note: {src}:3: CALL S with 2 arguments, but S ({src}:7) has 1: " \
+           "the extra one is ignored, as gfortran does" in err
+    assert f"autodist: note: {src}:4: reference to F with 2 arguments, but F" in err
+    assert main(["run", str(src), "-np", "1", "--verify"]) == 0
+    out = capsys.readouterr().out
+    assert "10." in out and "2." in out
