@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..analysis.model import Access, Phase, RefPattern
+from .. import ir
 from ..ir import eval_affine
 from ..layout.model import Axis, Layout
 from ..layout import routines
@@ -253,11 +254,11 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     for i, (pat, part) in enumerate(zip(phase.patterns, parts)):
         counts = [0.0] * nranks
         home = layouts.get(part.home) if part.home is not None else None
+        executed = memo.setdefault(("exec", i, part, home), {})  # rank -> what it executes (keyed once)
         for rank in reps:
-            key = ("exec", i, part, home, rank)
-            got = memo.get(key)
+            got = executed.get(rank)
             if got is None:
-                got = memo[key] = _executes(pat, part, layouts, facts, nranks, rank, loops, memo)
+                got = executed[rank] = _executes(pat, part, layouts, facts, nranks, rank, loops, memo)
             n, reads = got
             counts[rank] = n
             for j, array, sec in reads:
@@ -316,15 +317,16 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     # data movement: per rank, per array, the union of what it reads minus what it holds
     per_rank_bytes = [0] * nranks
     per_rank_msgs = [0] * nranks
+    received = {array: memo.setdefault(("recv", array, lay), {}) for array, lay in layouts.items()}
     for rank in reps:
         for array, items in needs[rank].items():
             lay = layouts.get(array)
             if lay is None:
                 continue  # held whole by every rank
-            key = ("recv", array, lay, rank, tuple(items))
-            got = memo.get(key)
+            key = (rank, tuple(items))
+            got = received[array].get(key)
             if got is None:
-                got = memo[key] = _receives(phase, array, lay, items, facts, nranks, rank)
+                got = received[array][key] = _receives(phase, array, lay, items, facts, nranks, rank)
             nbytes, msgs = got
             per_rank_bytes[rank] += nbytes
             per_rank_msgs[rank] += msgs
@@ -470,6 +472,11 @@ def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop
     subscripts) falls back to one class per rank.
     """
     identity = list(range(nranks))
+    # an array no layout distributes is whole on every rank: no rank misses any
+    # of it, and what a statement homed there executes is the same everywhere
+    layouts = {a: lay for a, lay in layouts.items() if lay.nprocs > 1}
+    if not layouts:
+        return [0] * nranks
     points: set[int] = set()
     reach = 0
     for lay in layouts.values():
@@ -482,12 +489,17 @@ def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop
                 reach = max(reach, abs(a.offset))
         for lo, hi in lay.bounds:
             points |= {lo, hi}
-    for lp in loops.values():
-        lo, hi = eval_affine(lp.lower, {}), eval_affine(lp.upper, {})
-        if lo is None or hi is None or lp.step not in (1, -1):
-            return identity
-        points |= {lo, hi}
     loop_vars = {lp.var for lp in loops.values()}
+    for lp in loops.values():
+        if lp.step not in (1, -1):
+            return identity
+        for bound in (lp.lower, lp.upper):
+            value = eval_affine(bound, {})
+            if value is not None:
+                points.add(value)
+            elif ir.names(bound) & loop_vars or any(isinstance(x, (ir.FuncRef, ir.Index)) for x in bound.walk()):
+                return identity  # a triangular nest, a bound read from an array
+            # else a scalar not known here: the loop's hull is open on that side, for every rank
     for pat in phase.patterns:
         for acc in ([pat.lhs] if pat.lhs is not None else []) + list(pat.rhs):
             for sub in acc.subscripts:
@@ -555,39 +567,54 @@ def _union_count(boxes: list[Section], within: Section | None = None) -> int:
     return sum(p.count() for p in disjoint_pieces(boxes, None))
 
 
-def _touching(dm, s: IndexSet) -> list[int]:
-    """Grid coordinates along one axis owning some index of ``s``."""
+def _touching(dm, s: IndexSet) -> tuple[list[int], bool]:
+    """Grid coordinates along one axis owning some index of ``s``, and whether
+    exactly those (else: every coordinate, some perhaps owning none)."""
     if not dm.distributed:
-        return [0]
+        return [0], True
     if s.is_interval and dm.contiguous:
-        return list(range(dm.coord(s.lo), dm.coord(s.hi) + 1)) if s.lo <= s.hi else []
+        return (list(range(dm.coord(s.lo), dm.coord(s.hi) + 1)) if s.lo <= s.hi else []), True
     if len(s) <= 4 * dm.eff:
-        return sorted({int(c) for c in dm.coord_array(s.to_array())})
-    return list(range(dm.eff))
+        return sorted({int(c) for c in dm.coord_array(s.to_array())}), True
+    return list(range(dm.eff)), False
 
 
-def _candidate_senders(boxes: list[Section], own) -> set[int]:
-    out: set[int] = set()
+def _candidate_senders(boxes: list[Section], own) -> tuple[set[int], set[int]]:
+    """The ranks whose coordinates own part of a box: those that surely do
+    (every axis exact: a box meets a box when it meets it along every
+    dimension), and those that may."""
+    sure: set[int] = set()
+    maybe: set[int] = set()
     for b in boxes:
+        if not b:
+            continue
         per_axis = []
+        exact = True
         for x, ax in enumerate(own.axes):
             if ax.kind == "dim":
-                per_axis.append(_touching(own.dims[ax.dim], b.sets[ax.dim]))
+                coords, known = _touching(own.dims[ax.dim], b.sets[ax.dim])
+                per_axis.append(coords)
+                exact = exact and known
             elif ax.kind == "fixed":
                 per_axis.append([ax.coord])
             else:
                 per_axis.append([0])  # the primary copy
+        into = sure if exact else maybe
         for coords in itertools.product(*per_axis):
-            out.add(own.rank_of(coords))
-    return out
+            into.add(own.rank_of(coords))
+    return sure, maybe - sure
 
 
 def _senders(pieces: tuple[Section, ...], own, rank: int) -> int:
     """Ranks other than ``rank`` that hold (as primary) part of what it misses
     (``pieces``: disjoint boxes of the elements it misses)."""
     senders = 0
-    for r in sorted(_candidate_senders(list(pieces), own)):
+    sure, maybe = _candidate_senders(list(pieces), own)
+    for r in sorted(sure | maybe):
         if r == rank or r >= own.nranks or not own.holds(r) or not own.is_primary(r):
+            continue
+        if r in sure:
+            senders += 1
             continue
         o = own.owned(r)
         if o is not None and any(p.count_intersection(o) for p in pieces):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from autodist.analysis import analyze
-from autodist.frontend import read_program
+from autodist.frontend import read_program, read_text
 from autodist.machine import resolve_profile
 from autodist.mapping import cost
 from autodist.mapping.arrays import build_array_table
@@ -16,14 +16,44 @@ from autodist.mapping.static import static_candidates
 from ..conftest import SAMPLES
 
 
-@pytest.mark.parametrize("sample", ["adi", "jacobi", "shallow"])
+#: Loops to a bound read at run time (an open hull for every rank), a
+#: triangular nest, a bound read from an array, and arrays no layout distributes.
+UNKNOWN_BOUNDS = """
+      PROGRAM UNK
+      INTEGER N, M, I, J, K, NB(2)
+      REAL A(200, 200), B(200, 200), C(200), T(10)
+      READ (*, *) N, M
+      NB(1) = N
+      DO 10 J = 1, M
+         DO 10 I = 2, N - 1
+            A(I, J) = B(I - 1, J) + B(I + 1, J) + T(1)
+   10 CONTINUE
+      DO 20 J = 2, N
+         DO 20 I = 1, J
+            B(I, J) = A(I, J - 1) * 0.5
+   20 CONTINUE
+      DO 30 I = 1, NB(1)
+         C(I) = A(I, 1) + C(I)
+   30 CONTINUE
+      DO 40 K = 1, 10
+         T(K) = T(K) + 1.0
+   40 CONTINUE
+      PRINT *, A(2, 2), B(3, 3), C(4), T(5)
+      END
+"""
+
+
+@pytest.mark.parametrize("sample", ["adi", "jacobi", "shallow", "unknown-bounds"])
 def test_rank_classes_give_the_same_work_as_every_rank(sample, monkeypatch):
     machine = resolve_profile("cluster_ib")[0]
-    an = analyze(read_program([SAMPLES / f"{sample}.f"]))
+    if sample == "unknown-bounds":
+        an = analyze(read_text(UNKNOWN_BOUNDS, "unk.f"))
+    else:
+        an = analyze(read_program([SAMPLES / f"{sample}.f"]))
     table = build_array_table(an.program)
     alignment = align_program(an, table, 10)
     compared = 0
-    for procs in (3, 16):
+    for procs in (5, 24) if sample == "unknown-bounds" else (3, 16):
         ev = Evaluator(an, table, procs)
         for cand in static_candidates(ev, alignment, machine)[:4]:
             for proc in an.procedures:
