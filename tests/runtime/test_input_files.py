@@ -214,3 +214,42 @@ def test_input_errors_are_one_line_with_file_and_line(tmp_path, body, message):
     assert got.returncode != 0
     err = got.stderr.decode()
     assert message in err and "Traceback" not in err, err
+
+
+BIG_INPUT = """\
+      PROGRAM BIG
+      INTEGER N, I, V
+      PARAMETER (N = 20000)
+      REAL S(N, 4), T(4)
+      DO 10 V = 1, 4
+         READ *, (S(I, V), I = 1, N)
+   10 CONTINUE
+      DO 20 V = 1, 4
+         T(V) = 0.0
+         DO 20 I = 1, N
+            T(V) = T(V) + S(I, V)
+   20 CONTINUE
+      PRINT *, T
+      END
+"""
+
+
+@pytest.mark.mpi
+def test_a_large_input_file_given_as_standard_input_is_read_on_several_ranks(tmp_path):
+    """The MPI process manager forwards standard input through a pipe and gives
+    up on a rank that does not read it as fast as it comes ("reading stdin too
+    slowly"); a file given as standard input is read by rank 0 directly."""
+    (tmp_path / "big.f").write_text(BIG_INPUT)
+    values = "\n".join(" ".join(f"{(k * 8 + j) % 97 * 0.25:.2f}" for j in range(8)) for k in range(10000))
+    (tmp_path / "input").write_text(values + "\n")
+    assert len(values) > 400_000
+    with open(tmp_path / "input", "rb") as given:
+        done = subprocess.run([sys.executable, "-m", "autodist", "run", "big.f", "-np", "2"],
+                              cwd=tmp_path, stdin=given, capture_output=True, timeout=300)
+    assert done.returncode == 0, done.stderr.decode()
+    sums = [float(x) for x in done.stdout.decode().split()[:4]]
+    expected = np.zeros(4)
+    flat = [float(x) for x in values.split()]
+    for v in range(4):
+        expected[v] = np.float32(sum(np.float32(x) for x in flat[v * 20000:(v + 1) * 20000]))
+    assert np.allclose(sums, expected, rtol=1e-4)

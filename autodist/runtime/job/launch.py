@@ -29,6 +29,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import tempfile
@@ -154,7 +155,11 @@ def launch(args: Sequence[str], nranks: int, timeout: float | None = DEFAULT_TIM
     with tempfile.TemporaryDirectory(prefix="autodist-job-") as folder:
         environ = dict(os.environ if env is None else env)
         environ[MAILBOX] = folder
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environ, cwd=cwd,
+        given = _input_file()
+        if given is not None:
+            environ[INPUT] = given
+        proc = subprocess.Popen(cmd, stdin=subprocess.DEVNULL if given is not None else None,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=environ, cwd=cwd,
                                 start_new_session=True, preexec_fn=_die_with_parent())
         banner = BannerFilter(_ByteSink(stdout if stdout is not None else sys.stdout))
         errors = io.TextIOWrapper(proc.stderr, encoding="utf-8", errors="replace")
@@ -180,6 +185,43 @@ def launch(args: Sequence[str], nranks: int, timeout: float | None = DEFAULT_TIM
     if line:
         print(line, file=sink, flush=True)
     return status
+
+
+#: Environment variable telling rank 0 where to read the program's standard
+#: input: ``PATH:OFFSET`` of the file the launcher was given as its own.
+INPUT = "AUTODIST_JOB_INPUT"
+
+
+def _input_file() -> str | None:
+    """``PATH:OFFSET`` of this process's standard input when it is a file
+    (``autodist run ... < data``), which rank 0 then reads itself: the MPI
+    process manager forwards standard input through a pipe and ends the job
+    when a rank does not read it as fast as it comes, as a program that reads
+    megabytes after a second of planning does not.  None for a terminal or a
+    pipe (forwarded as they come)."""
+    try:
+        if not stat.S_ISREG(os.fstat(0).st_mode):
+            return None
+        offset = os.lseek(0, 0, os.SEEK_CUR)
+    except OSError:
+        return None
+    path = f"/proc/{os.getpid()}/fd/0"  # the same file, named or not, while the launcher waits
+    return f"{path}:{offset}" if os.path.exists(path) else None
+
+
+def program_input():
+    """The program's standard input on this rank: the file the launcher was
+    given (see :func:`_input_file`), opened here, else our standard input."""
+    given = os.environ.get(INPUT)
+    if given:
+        path, _, offset = given.rpartition(":")
+        try:
+            stream = open(path, "rb")
+            stream.seek(int(offset))
+            return stream
+        except (OSError, ValueError):
+            pass
+    return sys.stdin.buffer
 
 
 def _join(threads) -> None:

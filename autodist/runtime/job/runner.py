@@ -24,6 +24,7 @@ import numpy as np
 
 from ...errors import AutodistError, RuntimeFault
 from ..fortran.files import RecordedInput
+from .launch import program_input
 
 
 @dataclass(frozen=True)
@@ -133,7 +134,8 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
     options = RunOptions(vectorize=req.vectorize, distribute=req.distribute, jit=req.jit, jit_after=req.jit_after,
                          pipeline_blocks=req.pipeline_blocks)
     # --verify feeds the references what this run read of standard input
-    stdin = RecordedInput(sys.stdin.buffer) if req.verify and comm.Get_rank() == 0 else None
+    given = program_input() if comm.Get_rank() == 0 else None
+    stdin = RecordedInput(given) if req.verify and given is not None else given
     ex = Executor(program, analysis, comm, options, out=stream, translations=translations, foreign=foreign,
                   stdin=(lambda: stdin) if stdin is not None else None)
     comm.Barrier()
@@ -271,8 +273,13 @@ def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, 
     runs = []
     if req.gfortran and gfortran_available():
         try:
-            runs.append(run_gfortran(program, req.include_dirs, req.timeout, link_inputs=link_inputs, stdin=stdin))
-            references.append((runs[0].arrays, runs[0].stdout))
+            ref = run_gfortran(program, req.include_dirs, req.timeout, link_inputs=link_inputs, stdin=stdin)
+            if ref.status < 0:  # the binary itself crashed: nothing to compare with
+                print(f"autodist: verify: gfortran reference skipped: the gfortran build of the program was "
+                      f"killed by {_signal_name(-ref.status)}", file=sys.stderr)
+            else:
+                runs.append(ref)
+                references.append((ref.arrays, ref.stdout))
         except (RuntimeError, OSError) as exc:
             print(f"autodist: verify: gfortran reference skipped: {exc}", file=sys.stderr)
 
@@ -306,3 +313,11 @@ def _verify(req: RunRequest, prepared, foreign, link_inputs: list[str], arrays, 
             print(f"autodist: verify: MISMATCH with {what}: {mism}", file=sys.stderr)
     return ok
 
+
+def _signal_name(number: int) -> str:
+    import signal
+
+    try:
+        return f"signal {number} ({signal.Signals(number).name})"
+    except ValueError:
+        return f"signal {number}"
