@@ -254,3 +254,47 @@ def test_without_a_watch_a_rank_starts_all_the_same(tmp_path):
     proc = _rank(tmp_path, 0, "finish")
     assert proc.wait(timeout=60) == 0
     assert (tmp_path / f"pid{proc.pid}").read_text() == "0"
+
+
+def test_a_job_the_process_manager_ends_says_so_in_one_line(tmp_path):
+    from autodist.runtime.job.faults import Mailbox
+
+    box = Mailbox(tmp_path)
+    (tmp_path / "pid500").write_text("0")
+    (tmp_path / "pid501").write_text("1")
+    box.finished(0)
+    assert box.verdict(7, 2, {}) == (
+        2, "autodist: error: the MPI job ended (exit status 7) before rank 1 of 2 finished")
+    assert box.verdict(-13, 3, {}, manager="process reading stdin too slowly; can't keep up") == (
+        2, "autodist: error: the MPI job ended (killed by signal 13) before rank 1 of 3 finished: process "
+           "reading stdin too slowly; can't keep up (give the input as a file: autodist run ... < FILE)")
+    (tmp_path / "quiet").mkdir()
+    quiet = Mailbox(tmp_path / "quiet")
+    assert quiet.verdict(5, 2, {}, manager="demux engine error") == (
+        2, "autodist: error: the MPI job ended (exit status 5) before its ranks began: demux engine error")
+    assert quiet.verdict(7, 2, {}) == (7, None)  # a program of its own ending so (not under guarded)
+    box.finished(1)
+    assert box.verdict(7, 2, {}) == (7, None)  # STOP 7 on every rank
+
+
+@pytest.mark.mpi
+def test_input_piped_faster_than_a_rank_reads_it_is_an_error_not_silence(tmp_path):
+    import subprocess
+
+    script = tmp_path / "job.py"
+    script.write_text(textwrap.dedent('''
+        import sys, time
+        from autodist.runtime.job.launch import guarded, launch
+        def work():
+            time.sleep(2)
+            return 0 if sys.stdin.buffer.read() else 1
+        if sys.argv[1:] == ["rank"]:
+            sys.exit(guarded(work))
+        sys.exit(launch([__file__, "rank"], 2, 120))
+    '''))
+    done = subprocess.run([sys.executable, str(script)], input=b"1.5 " * 600_000, capture_output=True,
+                          timeout=300, cwd=str(ROOT))
+    err = done.stderr.decode().strip()
+    if done.returncode != 0:  # the process manager did not keep up: one line, naming why
+        assert done.returncode == 2 and len(err.splitlines()) == 1, err
+        assert err.startswith("autodist: error: the MPI job ended") and "stdin" in err, err

@@ -149,11 +149,23 @@ class Mailbox:
         except (OSError, ValueError):
             return None
 
+    def pids(self) -> dict[int, int]:
+        """Process id -> rank of every rank that has started."""
+        out = {}
+        for path in self.folder.glob("pid*"):
+            try:
+                out[int(path.name[3:])] = int(path.read_text())
+            except (OSError, ValueError):
+                continue
+        return out
+
     def verdict(self, status: int, nranks: int, banner: dict[str, str],
-                first_ended: frozenset[int] | None = None) -> tuple[int, str | None]:
+                first_ended: frozenset[int] | None = None, manager: str | None = None) -> tuple[int, str | None]:
         """The job's exit status and the one line to print for it: a rank's
         reported failure, else the MPI library's word that a rank was killed,
-        else nothing (the job ended by itself, whatever its status).
+        else, when the job failed with ranks that started and never finished,
+        the process manager's own complaint (``manager``), else nothing (the
+        job ended by itself, whatever its status).
 
         The library's banner names the first process of its list that ended
         badly, which is not always the one that died first: the others are
@@ -172,6 +184,20 @@ class Mailbox:
             chosen = min(same, key=lambda f: f.rank)
             return chosen.status, chosen.line(nranks)
         if not banner:
+            started = set(self.pids().values())
+            cut = sorted(r for r in started if not self.accounted(r))
+            if status != 0 and (cut or manager):
+                # the process manager ended the job before ranks finished (its own error)
+                why = f": {manager}" if manager else ""
+                if manager and "stdin" in manager:
+                    why += " (give the input as a file: autodist run ... < FILE)"
+                if not cut:
+                    when = "before its ranks began"
+                else:
+                    when = f"before rank {cut[0]}" if len(cut) == 1 else f"before ranks {', '.join(map(str, cut))}"
+                    when += f" of {nranks} finished"
+                how = f"killed by signal {-status}" if status < 0 else f"exit status {status}"
+                return 2, f"autodist: error: the MPI job ended ({how}) {when}{why}"
             return status, None  # ended by itself: a STOP code, --verify's mismatch status
         why = banner.get("exit string") or (f"exit code {banner['exit code']}" if "exit code" in banner else
                                             f"exit status {status}")

@@ -105,12 +105,22 @@ def mpiexec_command(nranks: int, args: Sequence[str], mpiexec: str | None = None
     return [mpiexec or find_mpiexec(), "-n", str(nranks), sys.executable, *args]
 
 
-def _forward_stderr(pipe, sink) -> None:
+def _forward_stderr(pipe, sink, manager: list[str]) -> None:
+    """Forward the job's stderr without the MPI library's noise; the first
+    complaint of the process manager itself goes to ``manager``."""
     for line in iter(pipe.readline, ""):
         if not _MPI_NOISE.match(line):
             sink.write(line)
             sink.flush()
+        elif not manager:
+            said = _MANAGER.match(line)
+            if said:
+                manager.append(said.group(1).strip())
     pipe.close()
+
+
+#: A process manager's own message: ``[proxy:0@host] function (file:line): what``.
+_MANAGER = re.compile(r"^\[(?:proxy|mpiexec)[^\]]*\]\s+\S+\s+\([^)]*\):\s*(.+)$")
 
 
 def _forward_stdout(pipe, banner: BannerFilter) -> None:
@@ -163,7 +173,8 @@ def launch(args: Sequence[str], nranks: int, timeout: float | None = DEFAULT_TIM
                                 start_new_session=True, preexec_fn=_die_with_parent())
         banner = BannerFilter(_ByteSink(stdout if stdout is not None else sys.stdout))
         errors = io.TextIOWrapper(proc.stderr, encoding="utf-8", errors="replace")
-        threads = [threading.Thread(target=_forward_stderr, args=(errors, sink), daemon=True),
+        manager: list[str] = []
+        threads = [threading.Thread(target=_forward_stderr, args=(errors, sink, manager), daemon=True),
                    threading.Thread(target=_forward_stdout, args=(proc.stdout, banner), daemon=True)]
         for t in threads:
             t.start()
@@ -181,7 +192,7 @@ def launch(args: Sequence[str], nranks: int, timeout: float | None = DEFAULT_TIM
                 _kill(proc)
                 raise
         _join(threads)
-        status, line = mailbox.verdict(code, nranks, banner.banner, watch.seen)
+        status, line = mailbox.verdict(code, nranks, banner.banner, watch.seen, manager[0] if manager else None)
     if line:
         print(line, file=sink, flush=True)
     return status
