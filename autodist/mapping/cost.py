@@ -497,9 +497,10 @@ def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop
             value = eval_affine(bound, {})
             if value is not None:
                 points.add(value)
-            elif ir.names(bound) & loop_vars or any(isinstance(x, (ir.FuncRef, ir.Index)) for x in bound.walk()):
-                return identity  # a triangular nest, a bound read from an array
-            # else a scalar not known here: the loop's hull is open on that side, for every rank
+            elif ir.names(bound) & loop_vars:
+                return identity  # a triangular nest
+            # else a value not known here (a scalar, an element, a function of
+            # them): the loop's hull is open on that side, for every rank
     for pat in phase.patterns:
         for acc in ([pat.lhs] if pat.lhs is not None else []) + list(pat.rhs):
             for sub in acc.subscripts:

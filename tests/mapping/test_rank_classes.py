@@ -16,8 +16,8 @@ from autodist.mapping.static import static_candidates
 from ..conftest import SAMPLES
 
 
-#: Loops to a bound read at run time (an open hull for every rank), a
-#: triangular nest, a bound read from an array, and arrays no layout distributes.
+#: Loops to a bound read at run time or from an array element (an open hull
+#: for every rank), a triangular nest, and arrays no layout distributes.
 UNKNOWN_BOUNDS = """
       PROGRAM UNK
       INTEGER N, M, I, J, K, NB(2)
