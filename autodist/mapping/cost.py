@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -246,7 +247,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     # per rank: array -> list of sections read
     needs: list[dict[str, list[tuple[Section, RefPattern, Access]]]] = [dict() for _ in range(nranks)]
     any_distributed = any(l.nprocs > 1 for l in layouts.values())
-    rep = rank_classes(phase, layouts, loops, nranks)
+    rep = rank_classes(phase, layouts, loops, nranks, memo)
     reps = sorted(set(rep))
     chains: dict[tuple[int, str, int | None], float] = {}
     pipes: dict[tuple[int, str, int | None], list] = {}  # chain -> serial and stage work, stages, blocks
@@ -421,10 +422,33 @@ def _executes(pat: RefPattern, part: Partition, layouts: dict[str, Layout], fact
         ikey = ("image", acc.array, acc.subscripts, acc.implied, vkey)
         sec = memo.get(ikey)
         if sec is None:
-            sec = memo[ikey] = reference_image(acc, vals, facts[acc.array].bounds)
+            sec = memo[ikey] = _image(acc, vals, facts[acc.array].bounds, memo)
         if sec:
             reads.append((j, acc.array, sec))
     return n, tuple(reads)
+
+
+class _OneDimension(NamedTuple):
+    """One subscript of a reference, as :func:`reference_image` reads it."""
+
+    subscripts: tuple
+    implied: tuple = ()
+
+
+def _image(acc: Access, vals: dict[str, IndexSet], bounds: tuple[tuple[int, int], ...], memo: dict) -> Section:
+    """:func:`reference_image`, one dimension at a time through ``memo``: the
+    references of a statement share most of their subscripts (``U(1,I,J,K)``
+    ... ``U(5,I,J,K)``) and so their images along those dimensions."""
+    if acc.implied:
+        return reference_image(acc, vals, bounds)
+    sets = []
+    for sub, b in zip(acc.subscripts, bounds):
+        key = ("dim", sub, b, None if sub is None else tuple(vals.get(v) for v, _ in sub.terms))
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = reference_image(_OneDimension((sub,)), vals, (b,)).sets[0]
+        sets.append(got)
+    return Section(tuple(sets))
 
 
 def _missed(phase: Phase, lay: Layout, items: list[tuple[Section, int, int]], nranks: int, rank: int):
@@ -461,7 +485,8 @@ def _attributed(phase: Phase, array: str, lay: Layout, items: list[tuple[Section
     return tuple(_attribute(kept, held, lay, own, phase).items())
 
 
-def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop], nranks: int) -> list[int]:
+def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop], nranks: int,
+                 memo: dict | None = None) -> list[int]:
     """``rep[r]``: a rank whose costs equal rank ``r``'s (``r`` itself when unsure).
 
     Under BLOCK distributions with unit-stride alignments, constant loop bounds
@@ -469,7 +494,8 @@ def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop
     lies only near array and loop bounds: two ranks whose blocks have the same
     sizes and the same clipped distances to every such bound do the same.
     Anything else (CYCLIC, strides, reflections, triangular loops, scaled
-    subscripts) falls back to one class per rank.
+    subscripts) falls back to one class per rank.  ``memo``: a dict kept for
+    this phase across layouts (see :func:`phase_work`).
     """
     identity = list(range(nranks))
     # an array no layout distributes is whole on every rank: no rank misses any
@@ -477,8 +503,13 @@ def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop
     layouts = {a: lay for a, lay in layouts.items() if lay.nprocs > 1}
     if not layouts:
         return [0] * nranks
-    points: set[int] = set()
-    reach = 0
+    memo = {} if memo is None else memo
+    if ("nest",) not in memo:
+        memo[("nest",)] = _nest_points(phase, loops)
+    nest = memo[("nest",)]
+    if nest is None:
+        return identity
+    points, reach = set(nest[0]), nest[1]
     for lay in layouts.values():
         if not all(f.scheme.contiguous for f in lay.formats):
             return identity
@@ -489,16 +520,36 @@ def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop
                 reach = max(reach, abs(a.offset))
         for lo, hi in lay.bounds:
             points |= {lo, hi}
+    window = reach + 3
+    pts = tuple(sorted(points))
+    per_array = []
+    for a, lay in sorted(layouts.items()):
+        key = ("where", lay, pts, window)
+        if key not in memo:
+            memo[key] = _block_places(lay, nranks, pts, window)
+        if memo[key] is None:
+            return identity
+        per_array.append(memo[key])
+    seen: dict[tuple, int] = {}
+    return [seen.setdefault(sig, r) for r, sig in enumerate(zip(*per_array))]
+
+
+def _nest_points(phase: Phase, loops: dict[int, Loop]) -> tuple[frozenset[int], int] | None:
+    """The constant loop bounds and constant subscripts of a phase, and the
+    largest offset of its subscripts ``V + c``; None when some loop or
+    subscript does not allow classes of ranks."""
+    points: set[int] = set()
+    reach = 0
     loop_vars = {lp.var for lp in loops.values()}
     for lp in loops.values():
         if lp.step not in (1, -1):
-            return identity
+            return None
         for bound in (lp.lower, lp.upper):
             value = eval_affine(bound, {})
             if value is not None:
                 points.add(value)
             elif ir.names(bound) & loop_vars:
-                return identity  # a triangular nest
+                return None  # a triangular nest
             # else a value not known here (a scalar, an element, a function of
             # them): the loop's hull is open on that side, for every rank
     for pat in phase.patterns:
@@ -507,39 +558,38 @@ def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop
                 if sub is None:
                     continue
                 if len(sub.terms) > 1 or any(k != 1 or v not in loop_vars for v, k in sub.terms):
-                    return identity
+                    return None
                 if not sub.terms:
                     # a constant element: its holder differs from every other rank
                     points.add(sub.const)
                 else:
                     reach = max(reach, abs(sub.const))
-    window = reach + 3
-    pts = sorted(points)
+    return frozenset(points), reach
 
-    def clamp(x: int) -> int:
-        return max(-window, min(window, x))
 
-    owners = {a: ownership(l, nranks) for a, l in sorted(layouts.items())}
-    seen: dict[tuple, int] = {}
-    rep = []
+def _block_places(lay: Layout, nranks: int, pts: tuple[int, ...], window: int) -> list | None:
+    """Per rank, where its part of an array lies: whether it holds a part and
+    is its primary copy, and per dimension the part's size and its distances
+    to ``pts`` clipped to ``window``; None when a part is not an interval."""
+    own = ownership(lay, nranks)
+    marks = np.asarray(pts, dtype=np.int64)
+    out = []
     for r in range(nranks):
-        sig = []
-        for a, own in owners.items():
-            if not own.holds(r):
-                sig.append(None)
-                continue
-            sec = own.owned(r)
-            dims = []
-            for st in sec.sets:
-                if not st:
-                    dims.append(("empty",))
-                elif not st.is_interval:
-                    return identity
-                else:
-                    dims.append((st.count(), tuple(clamp(st.lo - p) for p in pts), tuple(clamp(st.hi - p) for p in pts)))
-            sig.append((own.is_primary(r), tuple(dims)))
-        rep.append(seen.setdefault(tuple(sig), r))
-    return rep
+        if not own.holds(r):
+            out.append(None)
+            continue
+        dims = []
+        for st in own.owned(r).sets:
+            if not st:
+                dims.append(("empty",))
+            elif not st.is_interval:
+                return None
+            else:
+                lo = np.clip(st.lo - marks, -window, window)
+                hi = np.clip(st.hi - marks, -window, window)
+                dims.append((st.count(), lo.tobytes(), hi.tobytes()))
+        out.append((own.is_primary(r), tuple(dims)))
+    return out
 
 
 def _starts(phase: Phase, line: int, loops: dict[int, Loop]) -> float:

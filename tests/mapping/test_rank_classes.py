@@ -64,7 +64,7 @@ def test_rank_classes_give_the_same_work_as_every_rank(sample, monkeypatch):
                     facts = ev._phase_facts(proc, ph)
                     fast = cost.phase_work(ph, layouts, facts, procs)
                     with monkeypatch.context() as m:
-                        m.setattr(cost, "rank_classes", lambda p, l, lo, n: list(range(n)))
+                        m.setattr(cost, "rank_classes", lambda p, l, lo, n, memo=None: list(range(n)))
                         slow = cost.phase_work(ph, layouts, facts, procs)
                     assert fast == slow, (sample, procs, cand.describe(), proc.name, ph.id)
                     compared += 1
