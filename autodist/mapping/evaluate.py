@@ -249,25 +249,27 @@ class Evaluator:
         only the phases those arrays are in."""
         m = self._machine_index(machine)
         shares = self._shares_for(mapping)
-        phases = []
-        for proc, ph, gids in self._phase_list():
+        phases = self._looked_up(self._evals, self._phase_list(), mapping, shares, m,
+                                 lambda proc, ph, share: _shared(self.phase(proc, ph, mapping, machine), share))
+        calls = self._looked_up(self._remaps, self._call_list(), mapping, shares, m, lambda proc, ph, share: tuple(
+            c if share == 1.0 else replace(c, executions=c.executions * share)
+            for c in self.call_remaps(proc, ph, mapping, machine)))
+        return Evaluation(mapping, tuple(phases), tuple(c for site in calls for c in site))
+
+    @staticmethod
+    def _looked_up(cache: dict, entries, mapping: Mapping, shares: dict[str, float], machine: int, compute) -> list:
+        """``compute(proc, phase, share)`` for every (procedure, phase, array
+        ids) of ``entries``, looked up in ``cache`` by the machine, the phase,
+        its share and the layouts of those arrays."""
+        out = []
+        for proc, ph, gids in entries:
             share = shares.get(proc.name, 1.0)
-            key = (m, proc.name, ph.id, share, mapping.layouts_of(gids))
-            got = self._evals.get(key)
+            key = (machine, proc.name, ph.id, share, mapping.layouts_of(gids))
+            got = cache.get(key)
             if got is None:
-                got = self._evals[key] = _shared(self.phase(proc, ph, mapping, machine), share)
-            phases.append(got)
-        calls = []
-        for proc, ph, gids in self._call_list():
-            share = shares.get(proc.name, 1.0)
-            key = (m, proc.name, ph.id, share, mapping.layouts_of(gids))
-            got = self._remaps.get(key)
-            if got is None:
-                got = self._remaps[key] = tuple(
-                    c if share == 1.0 else replace(c, executions=c.executions * share)
-                    for c in self.call_remaps(proc, ph, mapping, machine))
-            calls.extend(got)
-        return Evaluation(mapping, tuple(phases), tuple(calls))
+                got = cache[key] = compute(proc, ph, share)
+            out.append(got)
+        return out
 
     def _machine_index(self, machine: MachineProfile) -> int:
         return self._machines.setdefault(machine, len(self._machines))
