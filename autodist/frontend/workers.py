@@ -16,6 +16,8 @@ import multiprocessing
 import os
 import sys
 import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Sequence
 
 from .. import ir
@@ -71,8 +73,10 @@ def read_units(jobs: Sequence[Callable[[], ir.Unit]], workers: int) -> list[ir.U
         return [job() for job in jobs]
     _JOBS = jobs
     try:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            got = pool.map(_one, range(len(jobs)), chunksize=1)
+        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
+            got = list(pool.map(_one, range(len(jobs))))
+    except BrokenProcessPool:  # a worker died (a crash in C code): read everything here
+        got = [None] * len(jobs)
     finally:
         _JOBS = ()
     return [unit if unit is not None else job() for unit, job in zip(got, jobs)]

@@ -36,17 +36,16 @@ def _read(path, monkeypatch, processes: int):
 
 def test_a_large_program_reads_the_same_on_several_processes(tmp_path, monkeypatch):
     path = tmp_path / "big.f"
-    path.write_text(_program(60))
-    assert len(path.read_text().splitlines()) >= PARALLEL_LINES
+    path.write_text(_program(24))
     one = _read(path, monkeypatch, 1)
     several = _read(path, monkeypatch, 3)
     assert several == one
-    assert [u.name for u in several.units] == ["MAIN", *(f"S{k}" for k in range(60))]
+    assert [u.name for u in several.units] == ["MAIN", *(f"S{k}" for k in range(24))]
 
 
 def test_the_first_error_in_reading_order_is_reported_on_several_processes(tmp_path, monkeypatch):
     path = tmp_path / "bad.f"
-    path.write_text(_program(60, bad=41))
+    path.write_text(_program(24, bad=17))
     with pytest.raises(FortranError) as one:
         _read(path, monkeypatch, 1)
     with pytest.raises(FortranError) as several:
@@ -63,3 +62,29 @@ def test_small_programs_threads_and_mpi_jobs_read_here(monkeypatch):
     monkeypatch.undo()
     monkeypatch.setenv("PMI_RANK", "0")
     assert workers_for(10 * PARALLEL_LINES, 40) == 1
+
+
+_PARENT: list[int] = []
+
+
+def _dies_on_the_fourth(k: int):
+    """A worker's job that kills its process on unit 3 (a crash in C code)."""
+    import os
+
+    if os.getpid() != _PARENT[0] and k == 3:
+        os._exit(9)
+    return _REAL_ONE(k)
+
+
+_REAL_ONE = workers._one
+
+
+def test_a_worker_that_dies_leaves_the_reading_to_this_process(tmp_path, monkeypatch):
+    import os
+
+    path = tmp_path / "big.f"
+    path.write_text(_program(12))
+    one = _read(path, monkeypatch, 1)
+    _PARENT[:] = [os.getpid()]
+    monkeypatch.setattr(workers, "_one", _dies_on_the_fourth)
+    assert _read(path, monkeypatch, 2) == one
