@@ -18,7 +18,8 @@ from .. import ir
 
 def drop_extra_actuals(units: tuple[ir.Unit, ...]) -> tuple[tuple[ir.Unit, ...], tuple[tuple[ir.Span, str], ...]]:
     """``units`` with the extra actuals of their calls dropped, and a note per call."""
-    dummies = {u.name: len(u.args) for u in units if u.kind in (ir.UnitKind.SUBROUTINE, ir.UnitKind.FUNCTION)}
+    procedures = {u.name: u for u in units if u.kind in (ir.UnitKind.SUBROUTINE, ir.UnitKind.FUNCTION)}
+    dummies = {name: len(u.args) for name, u in procedures.items()}
 
     def extra(name: str, args: tuple[ir.Expr, ...]) -> int:
         n = dummies.get(name)
@@ -37,7 +38,7 @@ def drop_extra_actuals(units: tuple[ir.Unit, ...]) -> tuple[tuple[ir.Unit, ...],
             for what, name, args in refs:
                 k = extra(name, args)
                 if k:
-                    callee = next(c for c in units if c.name == name)
+                    callee = procedures[name]
                     notes.append((s.span, f"{what} {name} with {len(args)} argument{'s' * (len(args) != 1)}, but {name} "
                                           f"({callee.span.file}:{callee.span.first}) has {dummies[name]}: "
                                           f"the extra {'one is' if k == 1 else f'{k} are'} ignored, as gfortran does"))

@@ -29,9 +29,8 @@ from typing import NamedTuple
 import numpy as np
 
 from ..analysis.model import Access, Phase, RefPattern
-from .. import ir
 from ..ir import eval_affine
-from ..layout.model import Axis, Layout
+from ..layout.model import Layout
 from ..layout import routines
 from ..layout.ownership import ownership
 from ..layout.routines import EXCHANGE, Routine as CommRoutine, TableRoutine
@@ -50,6 +49,7 @@ from ..owner.iterations import (
 )
 from .model import PhaseCost, Routine
 from .pipelines import Pipe, pipeline_loop
+from .rankclasses import rank_classes
 from .reductions import reduction_moves
 
 @dataclass(frozen=True)
@@ -483,113 +483,6 @@ def _attributed(phase: Phase, array: str, lay: Layout, items: list[tuple[Section
     if not kept:
         return ()
     return tuple(_attribute(kept, held, lay, own, phase).items())
-
-
-def rank_classes(phase: Phase, layouts: dict[str, Layout], loops: dict[int, Loop], nranks: int,
-                 memo: dict | None = None) -> list[int]:
-    """``rep[r]``: a rank whose costs equal rank ``r``'s (``r`` itself when unsure).
-
-    Under BLOCK distributions with unit-stride alignments, constant loop bounds
-    and subscripts ``V + c``, a rank's work and needs depend on where its block
-    lies only near array and loop bounds: two ranks whose blocks have the same
-    sizes and the same clipped distances to every such bound do the same.
-    Anything else (CYCLIC, strides, reflections, triangular loops, scaled
-    subscripts) falls back to one class per rank.  ``memo``: a dict kept for
-    this phase across layouts (see :func:`phase_work`).
-    """
-    identity = list(range(nranks))
-    # an array no layout distributes is whole on every rank: no rank misses any
-    # of it, and what a statement homed there executes is the same everywhere
-    layouts = {a: lay for a, lay in layouts.items() if lay.nprocs > 1}
-    if not layouts:
-        return [0] * nranks
-    memo = {} if memo is None else memo
-    if ("nest",) not in memo:
-        memo[("nest",)] = _nest_points(phase, loops)
-    nest = memo[("nest",)]
-    if nest is None:
-        return identity
-    points, reach = set(nest[0]), nest[1]
-    for lay in layouts.values():
-        if not all(f.scheme.contiguous for f in lay.formats):
-            return identity
-        for a in lay.align:
-            if isinstance(a, Axis):
-                if a.stride != 1:
-                    return identity
-                reach = max(reach, abs(a.offset))
-        for lo, hi in lay.bounds:
-            points |= {lo, hi}
-    window = reach + 3
-    pts = tuple(sorted(points))
-    per_array = []
-    for a, lay in sorted(layouts.items()):
-        key = ("where", lay, pts, window)
-        if key not in memo:
-            memo[key] = _block_places(lay, nranks, pts, window)
-        if memo[key] is None:
-            return identity
-        per_array.append(memo[key])
-    seen: dict[tuple, int] = {}
-    return [seen.setdefault(sig, r) for r, sig in enumerate(zip(*per_array))]
-
-
-def _nest_points(phase: Phase, loops: dict[int, Loop]) -> tuple[frozenset[int], int] | None:
-    """The constant loop bounds and constant subscripts of a phase, and the
-    largest offset of its subscripts ``V + c``; None when some loop or
-    subscript does not allow classes of ranks."""
-    points: set[int] = set()
-    reach = 0
-    loop_vars = {lp.var for lp in loops.values()}
-    for lp in loops.values():
-        if lp.step not in (1, -1):
-            return None
-        for bound in (lp.lower, lp.upper):
-            value = eval_affine(bound, {})
-            if value is not None:
-                points.add(value)
-            elif ir.names(bound) & loop_vars:
-                return None  # a triangular nest
-            # else a value not known here (a scalar, an element, a function of
-            # them): the loop's hull is open on that side, for every rank
-    for pat in phase.patterns:
-        for acc in ([pat.lhs] if pat.lhs is not None else []) + list(pat.rhs):
-            for sub in acc.subscripts:
-                if sub is None:
-                    continue
-                if len(sub.terms) > 1 or any(k != 1 or v not in loop_vars for v, k in sub.terms):
-                    return None
-                if not sub.terms:
-                    # a constant element: its holder differs from every other rank
-                    points.add(sub.const)
-                else:
-                    reach = max(reach, abs(sub.const))
-    return frozenset(points), reach
-
-
-def _block_places(lay: Layout, nranks: int, pts: tuple[int, ...], window: int) -> list | None:
-    """Per rank, where its part of an array lies: whether it holds a part and
-    is its primary copy, and per dimension the part's size and its distances
-    to ``pts`` clipped to ``window``; None when a part is not an interval."""
-    own = ownership(lay, nranks)
-    marks = np.asarray(pts, dtype=np.int64)
-    out = []
-    for r in range(nranks):
-        if not own.holds(r):
-            out.append(None)
-            continue
-        dims = []
-        for st in own.owned(r).sets:
-            if not st:
-                dims.append(("empty",))
-            elif not st.is_interval:
-                return None
-            else:
-                lo = np.clip(st.lo - marks, -window, window)
-                hi = np.clip(st.hi - marks, -window, window)
-                dims.append((st.count(), lo.tobytes(), hi.tobytes()))
-        out.append((own.is_primary(r), tuple(dims)))
-    return out
 
 
 def _starts(phase: Phase, line: int, loops: dict[int, Loop]) -> float:

@@ -39,14 +39,12 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ...errors import AutodistError, RuntimeFault, UsageError, stage_of
+from ...frontend.workers import MPI_ENVIRONMENT
 from .faults import MAILBOX, BannerFilter, DeathWatch, Failure, Mailbox, deadline, expired
 
 #: Seconds an MPI job may run before autodist kills it.
 DEFAULT_TIMEOUT = 600.0
 
-#: Environment variables that process managers set in every rank.
-MPI_ENVIRONMENT = ("PMI_RANK", "PMI_SIZE", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE",
-                   "MPI_LOCALNRANKS", "HYDRA_CONTROL_FD")
 
 #: Lines the MPI library prints when a job aborts (dropped from stderr).
 _MPI_NOISE = re.compile(
