@@ -28,6 +28,7 @@ itself outside the repository.
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import re
 import resource
@@ -185,19 +186,42 @@ def same_output(prog: Program, args, inc: list[str], sources: list[str], tmp: Pa
     if after.outcome != "ok":
         return Step("FAILED", after.seconds, after.message)
     a, b = want.splitlines(), got.splitlines()
-    differ = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
-    timing = [i for i in differ if _TIMING.search(a[i]) and _TIMING.search(b[i])]
-    if len(a) == len(b) and len(differ) > len(timing):
+    first = _first_unexplained(a, b, set())
+    if first is not None:
         # lines the original itself prints differently from run to run (a program that
-        # sizes its repetitions by the clock) are accepted too
+        # sizes its repetitions by the clock, or warns about its timing on some runs only)
+        # are accepted too
         again, also = _program_output(list(prog.files), cfiles, inc, tmp / "run-original-again", stdin, args.timeout)
-        c = also.splitlines()
-        if again.outcome == "ok" and len(c) == len(a):
-            timing += [i for i in differ if i not in timing and a[i] != c[i]]
-    if len(a) == len(b) and len(differ) == len(timing):
-        return Step("same", after.seconds, f"{len(a)} lines, {len(timing)} timing or varying lines differ" if timing else "")
-    first = next((i for i in differ if i not in timing), min(len(a), len(b)))
+        if again.outcome == "ok":
+            c = also.splitlines()
+            varying = {line for block in _blocks(a, c) for side in block for line in side}
+            first = _first_unexplained(a, b, varying)
+    if first is None:
+        accepted = sum(max(len(x), len(y)) for x, y in _blocks(a, b))
+        return Step("same", after.seconds, f"{len(a)} lines, {accepted} timing or varying lines differ" if accepted else "")
     return Step("DIFFERS", after.seconds, f"first difference at output line {first + 1}")
+
+
+def _blocks(a: list[str], b: list[str]):
+    """The stretches where ``b`` differs from ``a``: pairs (lines of ``a``, lines of ``b``)."""
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            yield a[i1:i2], b[j1:j2]
+
+
+def _first_unexplained(a: list[str], b: list[str], varying: set[str]) -> int | None:
+    """The index in ``a`` of the first difference from ``b`` that is neither a line the
+    original prints differently from run to run (``varying``) nor a pair of lines that
+    both report a time, a rate or the clock; None when every difference is explained."""
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag == "equal":
+            continue
+        xs, ys = a[i1:i2], b[j1:j2]
+        if all(x in varying or y in varying or (_TIMING.search(x) and _TIMING.search(y))
+               for x, y in zip(xs, ys)) and all(line in varying for line in xs[len(ys):] + ys[len(xs):]):
+            continue
+        return min(i1, len(a) - 1) if a else 0
+    return None
 
 
 #: Lines with a time of day (a time stamp) differ from run to run: --run leaves them out,

@@ -47,3 +47,29 @@ def test_every_step_runs_written_and_annotated(tmp_path):
     assert outcomes == {"analyze": "ok", "annotate": "ok", "build": "ok", "output": "same", "run": "ok",
                         "run-ann": "ok"}
     assert "run-ann : 1 run, 1 ok" in done.stdout
+
+
+def _corpus_module():
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("corpus_script", ROOT / "benchmarks" / "corpus.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_output_lines_the_original_prints_only_on_some_runs_are_accepted():
+    corpus = _corpus_module()
+    first = ["KERNEL 1", "VERIFY: POOR TIMING OR ERROR", "CHECKSUM 12.5", "END"]
+    second = ["KERNEL 1", "CHECKSUM 12.5", "END"]  # the original's second run: no warning
+    annotated = ["KERNEL 1", "CHECKSUM 12.5", "END"]
+    # unexplained before the second run of the original is known
+    assert corpus._first_unexplained(first, annotated, set()) == 1
+    varying = {line for block in corpus._blocks(first, second) for side in block for line in side}
+    assert corpus._first_unexplained(first, annotated, varying) is None
+    # a result that differs stays a difference, even beside a varying line
+    wrong = ["KERNEL 1", "CHECKSUM 12.6", "END"]
+    assert corpus._first_unexplained(first, wrong, varying) == 1
+    # pairs of lines that both report a time are accepted; a line missing is not
+    assert corpus._first_unexplained(["CPU TIME 1.0", "X"], ["CPU TIME 2.0", "X"], set()) is None
+    assert corpus._first_unexplained(["A", "B"], ["A"], set()) == 1
