@@ -296,11 +296,13 @@ class TripCounter:
         return self.count(outer + (do,), env) / entries
 
 
-def affine_range(expr: ir.Expr, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
+def affine_range(expr: ir.Expr, ranges: dict[str, tuple[float, float]],
+                 form: ir.Affine | None = None) -> tuple[float, float]:
     """Interval of values of an integer expression when each variable lies in
-    its range (unbounded for unknown variables or non-affine expressions)."""
+    its range (unbounded for unknown variables or non-affine expressions);
+    ``form``: the expression's affine form when the caller has it."""
     inf = float("inf")
-    a = ir.affine(expr)
+    a = form if form is not None else ir.affine(expr)
     if a is None:
         v = eval_affine(expr, {})
         return (v, v) if v is not None else (-inf, inf)

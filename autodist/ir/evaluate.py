@@ -23,6 +23,7 @@ import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Container, Mapping
 
+from ..keys import cached_hash
 from .kinds import FuncKind, Op, UnaryOp
 from .nodes import BinOp, Const, Expr, FuncRef, Name, UnOp
 
@@ -173,6 +174,7 @@ def int_value(expr: Expr, env: Mapping[str, int] | None = None) -> int | None:
 # --------------------------------------------------------------------------- affine forms
 
 
+@cached_hash
 @dataclass(frozen=True)
 class Affine:
     """``const + sum(coef * var)``; ``terms`` sorted by variable name, no zero coefs."""

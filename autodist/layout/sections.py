@@ -121,6 +121,7 @@ def _reduce_period(period: int, runs: tuple[Run, ...]) -> tuple[int, tuple[Run, 
     return period, runs
 
 
+@cached_hash
 @dataclass(frozen=True)
 class IndexSet:
     """A strided interval set: ``{x : lo <= x <= hi and x mod period in runs}``.

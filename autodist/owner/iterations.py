@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 
 import numpy as np
 
@@ -43,6 +43,32 @@ class Loop:
     parallel: bool
     trips: float | None = None  # average trips per entry (assumed when the bounds are unknown)
 
+    @cached_property
+    def forms(self) -> tuple[ir.Affine | None, ir.Affine | None]:
+        """The affine forms of the bounds (None: not affine), found once."""
+        return ir.affine(self.lower), ir.affine(self.upper)
+
+    @cached_property
+    def bound_names(self) -> frozenset[str]:
+        """The names the bounds use."""
+        return frozenset(ir.names(self.lower) | ir.names(self.upper))
+
+    def bound_values(self, env: dict[str, int]) -> tuple[int | None, int | None]:
+        """The bounds' values given ``env`` (None: not known from it)."""
+        return tuple(_value(form, expr, env) for form, expr in zip(self.forms, (self.lower, self.upper)))
+
+
+def _value(form: ir.Affine | None, expr: ir.Expr, env: dict[str, int]) -> int | None:
+    """:func:`eval_affine` through an affine form found before."""
+    if form is None:
+        return eval_affine(expr, env)
+    total = form.const
+    for v, c in form.terms:
+        if v not in env:
+            return None
+        total += c * env[v]
+    return total
+
 
 def phase_loops(phase: Phase) -> dict[int, Loop]:
     out = {}
@@ -56,8 +82,8 @@ def phase_loops(phase: Phase) -> dict[int, Loop]:
 
 def loop_hull(loop: Loop, ranges: dict[str, tuple[float, float]]) -> tuple[float, float]:
     """Inclusive range of values of the loop variable, given outer ranges."""
-    lo = affine_range(loop.lower, ranges)
-    hi = affine_range(loop.upper, ranges)
+    lo = affine_range(loop.lower, ranges, loop.forms[0])
+    hi = affine_range(loop.upper, ranges, loop.forms[1])
     if loop.step is not None and loop.step < 0:
         return (hi[0], lo[1])
     return (lo[0], hi[1])
@@ -332,8 +358,7 @@ def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, 
     Where the outer values a loop's bounds use are many (a triangle), at most
     :data:`ENUMERATE` of them, evenly spread, are counted and scaled."""
     nest = [loops[l] for l in pat.loop_lines if l in loops]
-    inner_uses = [any(lp.var in ir.names(q.lower) | ir.names(q.upper) for q in nest[k + 1:])
-                  for k, lp in enumerate(nest)]
+    inner_uses = [any(lp.var in q.bound_names for q in nest[k + 1:]) for k, lp in enumerate(nest)]
     got = _count_at_once(nest, inner_uses, values) if any(inner_uses) else None  # a product otherwise
     if got is not None:
         return got
@@ -342,7 +367,7 @@ def count_iterations(pat: RefPattern, loops: dict[int, Loop], values: dict[str, 
         if k == len(nest):
             return 1.0
         lp = nest[k]
-        lo, hi, st = eval_affine(lp.lower, env), eval_affine(lp.upper, env), lp.step
+        (lo, hi), st = lp.bound_values(env), lp.step
         allowed = values.get(lp.var)
         if lo is None or hi is None or st is None:
             # unknown bounds: the values this rank was given, else the assumed trips
@@ -389,7 +414,7 @@ def _count_at_once(nest: list[Loop], inner_uses: list[bool], values: dict[str, I
     forms = []
     outer: set[str] = set()
     for lp in nest:
-        la, ua = ir.affine(lp.lower), ir.affine(lp.upper)
+        la, ua = lp.forms
         if lp.step not in (1, -1) or la is None or ua is None or not set(la.vars + ua.vars) <= outer:
             return None
         forms.append((la, ua) if lp.step == 1 else (ua, la))
