@@ -125,24 +125,42 @@ def _walks(phase: Phase, pat: RefPattern, lp: Loop, loops: dict[int, Loop]) -> f
 
 
 def _statement_time(pat: RefPattern, part: Partition, counts: list[float], layouts: dict[str, Layout],
-                    nranks: int, loops: dict[int, Loop]) -> tuple[float, bool]:
+                    nranks: int, loops: dict[int, Loop], memo: dict | None = None) -> tuple[float, bool]:
     """Iterations on the critical path (work of the most loaded rank, serialized
     along axes walked by sequential loops) and whether anything ran in parallel."""
     if part.home is None:
         return max(counts) if counts else 0.0, False
-    own = ownership(layouts[part.home], nranks)
+    layout = layouts[part.home]
+    own = ownership(layout, nranks)
     parallel_vars = {loops[l].var for l in pat.loop_lines if l in loops and loops[l].parallel}
-    serial_axes = [g for g, (kind, v) in enumerate(part.axes) if kind == "var" and v not in parallel_vars]
-    groups: dict[tuple, float] = {}
+    serial_axes = tuple(g for g, (kind, v) in enumerate(part.axes) if kind == "var" and v not in parallel_vars)
+    key = ("serial groups", layout, serial_axes)
+    got = memo.get(key) if memo is not None else None
+    if got is None:
+        got = _serial_groups(own, nranks, serial_axes)
+        if memo is not None:
+            memo[key] = got
+    ranks, group = got
+    par = any(kind == "var" and v in parallel_vars and own.axes[g].extent > 1
+              for g, (kind, v) in enumerate(part.axes))
+    if not len(ranks):
+        return 0.0, par
+    sums = np.bincount(group, weights=np.asarray(counts, dtype=np.float64)[ranks])
+    return float(sums.max()), par
+
+
+def _serial_groups(own, nranks: int, serial_axes: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    """The ranks holding a part of an array and, per such rank, its group: the
+    ranks whose coordinates differ only along ``serial_axes`` (their work runs
+    one after another)."""
+    ranks, group, seen = [], [], {}
     for rank in range(nranks):
         c = own.coords(rank)
         if c is None:
             continue
-        key = tuple(x for g, x in enumerate(c) if g not in serial_axes)
-        groups[key] = groups.get(key, 0.0) + counts[rank]
-    par = any(kind == "var" and v in parallel_vars and own.axes[g].extent > 1
-              for g, (kind, v) in enumerate(part.axes))
-    return (max(groups.values()) if groups else 0.0), par
+        ranks.append(rank)
+        group.append(seen.setdefault(tuple(x for g, x in enumerate(c) if g not in serial_axes), len(seen)))
+    return np.asarray(ranks, dtype=np.intp), np.asarray(group, dtype=np.intp)
 
 
 @dataclass(frozen=True)
@@ -238,7 +256,9 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     if memo is None:
         memo = {}
     layouts = without_private(phase, {a: l for a, l in layouts.items() if a in facts})
-    loops = phase_loops(phase)
+    loops = memo.get(("loops",))
+    if loops is None:
+        loops = memo[("loops",)] = phase_loops(phase)
     parts = statement_partitions(phase, layouts, nranks)
     crit_flops = crit_acc = seq_flops = seq_acc = 0.0
     parallel_lines: set[int] = set()
@@ -259,7 +279,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
         for rank in reps:
             got = executed.get(rank)
             if got is None:
-                got = executed[rank] = _executes(pat, part, layouts, facts, nranks, rank, loops, memo)
+                got = executed[rank] = _executes(i, pat, part, layouts, facts, nranks, rank, loops, memo)
             n, reads = got
             counts[rank] = n
             for j, array, sec in reads:
@@ -270,7 +290,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
             full_vals = rank_iterations(pat, REPLICATED_EXECUTION, layouts, nranks, 0, loops) or {}
             full = memo[("full", i)] = count_iterations(pat, loops, full_vals)
         weight = pat.count / full if full else 0.0
-        crit, par = _statement_time(pat, part, counts, layouts, nranks, loops)
+        crit, par = _statement_time(pat, part, counts, layouts, nranks, loops, memo)
         if part.home is not None and crit > 0:
             key = ("handoffs", i, part, home)
             hs = memo.get(key)
@@ -389,13 +409,14 @@ def _chains(chains: dict[tuple[int, str, int | None], float]) -> tuple[tuple[str
     return tuple((a, d, n) for (a, d), n in sorted(out.items()))
 
 
-def _executes(pat: RefPattern, part: Partition, layouts: dict[str, Layout], facts: dict[str, ArrayFacts],
+def _executes(i: int, pat: RefPattern, part: Partition, layouts: dict[str, Layout], facts: dict[str, ArrayFacts],
               nranks: int, rank: int, loops: dict[int, Loop], memo: dict
               ) -> tuple[float, tuple[tuple[int, str, Section], ...]]:
-    """How many times ``rank`` executes one statement, and the sections its
-    references read there (reference index, array, section).  Statements of
-    one loop nest share their iterations, and references their images
-    (``memo``: the rank's values depend on the nest and the partition only)."""
+    """How many times ``rank`` executes statement ``i`` (``pat``), and the
+    sections its references read there (reference index, array, section).
+    Statements of one loop nest share their iterations, and references their
+    images (``memo``: the rank's values depend on the nest and the partition
+    only, the sections on those values only)."""
     home = layouts.get(part.home) if part.home is not None else None
     key = ("iter", pat.loop_lines, part, home, rank)
     got = memo.get(key)
@@ -415,17 +436,21 @@ def _executes(pat: RefPattern, part: Partition, layouts: dict[str, Layout], fact
         return 0.0, ()
     if n == 0:
         return n, ()
-    reads = []
-    for j, acc in enumerate(pat.rhs):
-        if acc.array not in facts:
-            continue
-        ikey = ("image", acc.array, acc.subscripts, acc.implied, vkey)
-        sec = memo.get(ikey)
-        if sec is None:
-            sec = memo[ikey] = _image(acc, vals, facts[acc.array].bounds, memo)
-        if sec:
-            reads.append((j, acc.array, sec))
-    return n, tuple(reads)
+    rkey = ("reads", i, vkey)
+    reads = memo.get(rkey)
+    if reads is None:
+        out = []
+        for j, acc in enumerate(pat.rhs):
+            if acc.array not in facts:
+                continue
+            ikey = ("image", acc.array, acc.subscripts, acc.implied, vkey)
+            sec = memo.get(ikey)
+            if sec is None:
+                sec = memo[ikey] = _image(acc, vals, facts[acc.array].bounds, memo)
+            if sec:
+                out.append((j, acc.array, sec))
+        reads = memo[rkey] = tuple(out)
+    return n, reads
 
 
 class _OneDimension(NamedTuple):

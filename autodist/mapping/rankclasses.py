@@ -106,20 +106,19 @@ def _block_places(lay: Layout, nranks: int, pts: tuple[int, ...], window: int) -
     to ``pts`` clipped to ``window``; None when a part is not an interval."""
     own = ownership(lay, nranks)
     marks = np.asarray(pts, dtype=np.int64)
-    out = []
-    for r in range(nranks):
-        if not own.holds(r):
-            out.append(None)
-            continue
-        dims = []
-        for st in own.owned(r).sets:
-            if not st:
-                dims.append(("empty",))
-            elif not st.is_interval:
-                return None
-            else:
-                lo = np.clip(st.lo - marks, -window, window)
-                hi = np.clip(st.hi - marks, -window, window)
-                dims.append((st.count(), lo.tobytes(), hi.tobytes()))
-        out.append((own.is_primary(r), tuple(dims)))
+    holders = [r for r in range(nranks) if own.holds(r)]
+    parts = [own.owned(r).sets for r in holders]
+    if any(st and not st.is_interval for sets in parts for st in sets):
+        return None
+    dims = []  # per dimension, per holder: (size, clipped distances of its ends to the marks)
+    for d in range(len(parts[0]) if parts else 0):
+        sets = [sets[d] for sets in parts]
+        ends = np.asarray([(st.lo, st.hi) if st else (0, 0) for st in sets], dtype=np.int64).reshape(-1, 2)
+        lo = np.clip(ends[:, :1] - marks, -window, window)
+        hi = np.clip(ends[:, 1:] - marks, -window, window)
+        dims.append([(st.count(), lo[k].tobytes(), hi[k].tobytes()) if st else ("empty",)
+                     for k, st in enumerate(sets)])
+    out: list = [None] * nranks
+    for k, r in enumerate(holders):
+        out[r] = (own.is_primary(r), tuple(dim[k] for dim in dims))
     return out
