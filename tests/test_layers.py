@@ -24,7 +24,7 @@ ALLOWED = {
     "runtime": {"ir", "errors", "frontend", "hpf", "analysis", "layout", "owner", "fileio"},
 }
 #: modules every layer may use
-UTILITIES = {"errors", "fileio", "keys"}
+UTILITIES = {"errors", "fileio", "keys", "forking"}
 RUNTIME_ORDER = ["fortran", "comm", "codegen", "jit", "spmd", "job"]
 
 

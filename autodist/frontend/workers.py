@@ -12,26 +12,14 @@ internal errors are exactly those of reading on one process.
 
 from __future__ import annotations
 
-import multiprocessing
-import os
-import sys
-import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Sequence
 
 from .. import ir
+from ..forking import MAX_WORKERS, ForkPool, may_fork, processors
 
 #: Below this many lines a program is read on one process (forking and
 #: sending the units back cost about 0.1 s).
 PARALLEL_LINES = 2000
-
-#: At most this many worker processes.
-MAX_WORKERS = 8
-
-#: Environment variables that MPI process managers set in every rank.
-MPI_ENVIRONMENT = ("PMI_RANK", "PMI_SIZE", "PMIX_RANK", "OMPI_COMM_WORLD_SIZE", "MV2_COMM_WORLD_SIZE",
-                   "MPI_LOCALNRANKS", "HYDRA_CONTROL_FD")
 
 #: The jobs of the pool being run (inherited by its forked workers).
 _JOBS: Sequence[Callable[[], ir.Unit]] = ()
@@ -41,42 +29,28 @@ def workers_for(lines: int, units: int) -> int:
     """How many processes to read ``units`` units of ``lines`` lines on (1: here)."""
     if lines < PARALLEL_LINES or units < 2 or not _may_fork():
         return 1
-    try:
-        cpus = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cpus = os.cpu_count() or 1
-    return max(1, min(cpus, MAX_WORKERS, units))
+    return max(1, min(processors(), MAX_WORKERS, units))
 
 
 def _may_fork() -> bool:
-    if "fork" not in multiprocessing.get_all_start_methods():
-        return False
-    if threading.active_count() > 1:
-        return False  # a fork copies one thread: locks other threads hold stay held
-    if any(k in os.environ for k in MPI_ENVIRONMENT) or "mpi4py.MPI" in sys.modules:
-        return False
-    return True
+    return may_fork()
 
 
-def _one(k: int) -> ir.Unit | None:
-    try:
-        return _JOBS[k]()
-    except BaseException:  # read again in the parent, which raises it in order
-        return None
+def _one(k: int) -> ir.Unit:
+    return _JOBS[k]()
 
 
 def read_units(jobs: Sequence[Callable[[], ir.Unit]], workers: int) -> list[ir.Unit]:
     """Every job's unit, in order: on ``workers`` forked processes when more
-    than one, else here."""
+    than one, else here (a unit a worker could not read is read here, which
+    raises its error in order)."""
     global _JOBS
     if workers <= 1:
         return [job() for job in jobs]
     _JOBS = jobs
     try:
-        with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("fork")) as pool:
-            got = list(pool.map(_one, range(len(jobs))))
-    except BrokenProcessPool:  # a worker died (a crash in C code): read everything here
-        got = [None] * len(jobs)
+        with ForkPool(lambda k: _one(k), workers) as pool:
+            got = pool.map(range(len(jobs)))
     finally:
         _JOBS = ()
     return [unit if unit is not None else job() for unit, job in zip(got, jobs)]

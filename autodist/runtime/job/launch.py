@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Callable, Sequence
 
 from ...errors import AutodistError, RuntimeFault, UsageError, stage_of
-from ...frontend.workers import MPI_ENVIRONMENT
+from ...forking import MPI_ENVIRONMENT
 from .faults import MAILBOX, BannerFilter, DeathWatch, Failure, Mailbox, deadline, expired
 
 #: Seconds an MPI job may run before autodist kills it.
