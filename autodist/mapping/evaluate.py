@@ -4,12 +4,16 @@ another machine (a sweep) costs almost nothing."""
 
 from __future__ import annotations
 
+import time
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from functools import cached_property
+from typing import Iterable, Iterator
 
 from .. import ir
 from ..analysis.actuals import element_block
 from ..analysis.model import Phase, ProcedureAnalysis, ProgramAnalysis
+from ..forking import MAX_WORKERS, ForkPool, may_fork, processors
 from ..ir import Span
 from ..layout.model import Axis, Layout
 from ..machine import MachineProfile
@@ -152,9 +156,19 @@ def _call_sites(ph: Phase) -> list[tuple[str | None, tuple, int, float]]:
     return sites
 
 
+#: A batch of phase work goes to forked workers when computing it here would
+#: take longer than this many seconds (forking and sending the work back cost
+#: a few hundredths).
+PARALLEL_SECONDS = 0.5
+
+
 class Evaluator:
     """Prices phases under mappings; the work of a phase under the layouts of
-    the arrays it uses is computed once (cache keyed by value)."""
+    the arrays it uses is computed once (cache keyed by value).
+
+    Within :meth:`workers`, :meth:`prepare` computes the work of a batch of
+    mappings (the trials of a search) on forked workers ahead of their
+    evaluation."""
 
     def __init__(self, an: ProgramAnalysis, table: ArrayTable, nranks: int,
                  measured: dict[str, float] | None = None):
@@ -176,6 +190,9 @@ class Evaluator:
         self._phases: list | None = None
         self._calls: list | None = None
         self._share_gids: tuple[str, ...] | None = None
+        self._pool: ForkPool | None = None
+        self._seconds: dict[tuple[str, int], float] = {}  # per phase, its last work computed here
+        self._placed: dict[tuple[str, int], int] = {}  # per phase, the worker computing its work
 
     def phase_arrays(self, proc: ProcedureAnalysis, ph: Phase) -> dict[str, str]:
         """Local name -> global id of the arrays of a phase."""
@@ -229,10 +246,82 @@ class Evaluator:
         key = (proc.name, ph.id, tuple(sorted(layouts.items())))
         got = self._cache.get(key)
         if got is None:
-            memo = self._memo.setdefault((proc.name, ph.id), {})
-            got = phase_work(ph, layouts, self._phase_facts(proc, ph), self.nranks, memo)
-            self._cache[key] = got
+            start = time.perf_counter()
+            got = self._cache[key] = self._compute(key)
+            self._seconds[key[:2]] = time.perf_counter() - start
         return got
+
+    def _compute(self, key: tuple) -> PhaseWork:
+        """The work of phase ``key[:2]`` under the local layouts ``key[2]``."""
+        proc = self.an.procedure(key[0])
+        ph = proc.phase(key[1])
+        memo = self._memo.setdefault(key[:2], {})
+        return phase_work(ph, dict(key[2]), self._phase_facts(proc, ph), self.nranks, memo)
+
+    @contextmanager
+    def workers(self) -> Iterator[None]:
+        """Within it, :meth:`prepare` may use forked workers (one per processor)."""
+        workers = min(processors(), MAX_WORKERS)
+        if self._pool is not None or workers < 2 or not may_fork():
+            yield
+            return
+        self._pool = ForkPool(lambda keys: [self._compute(k) for k in keys], workers)
+        try:
+            yield
+        finally:
+            self._pool.close()
+            self._pool = None
+            self._placed = {}
+
+    def prepare(self, mappings: Iterable[Mapping]) -> None:
+        """Compute ahead the work of every loop phase under each of
+        ``mappings`` that is not known yet: on the workers, when there are
+        workers and the batch would take long here (estimated from each
+        phase's last work computed here), the longest first; once the
+        workers are started, every batch.  A piece a worker could not do is
+        left for its evaluation here."""
+        if self._pool is None or self._pool.broken:
+            return
+        todo: dict[tuple, list[tuple]] = {}
+        for m in mappings:
+            for proc, ph, gids in self._phase_list():
+                if ph.kind != "loop":
+                    continue
+                quick = (proc.name, ph.id, m.layouts_of(gids))
+                if quick in self._quick:
+                    continue
+                layouts = self.local_layouts(proc, ph, m)
+                key = (proc.name, ph.id, tuple(sorted(layouts.items())))
+                got = self._cache.get(key)
+                if got is not None:
+                    self._quick[quick] = got
+                else:
+                    todo.setdefault(key, []).append(quick)
+        # a phase's pieces go together: they share its memo (see phase_work)
+        groups: dict[tuple[str, int], list[tuple]] = {}
+        for key in todo:
+            groups.setdefault(key[:2], []).append(key)
+        guess = {ph: self._seconds.get(ph, 0.0) * len(keys) for ph, keys in groups.items()}
+        if not groups or (not self._pool.started and (len(groups) < 2 or sum(guess.values()) < PARALLEL_SECONDS)):
+            return
+        order = sorted(groups, key=lambda ph: -guess[ph])
+        # each phase stays on the worker that first computed it (its memo is
+        # there, which is also why, once started, the workers do every batch);
+        # a new one goes to the least loaded
+        load = [0.0] * self._pool.workers
+        for ph in order:
+            if ph in self._placed:
+                load[self._placed[ph]] += guess[ph]
+        for ph in order:
+            if ph not in self._placed:
+                self._placed[ph] = w = load.index(min(load))
+                load[w] += guess[ph]
+        jobs = [groups[ph] for ph in order]
+        for keys, got in zip(jobs, self._pool.map(jobs, lambda i: self._placed[order[i]])):
+            for key, work in zip(keys, got or ()):
+                self._cache[key] = work
+                for quick in todo[key]:
+                    self._quick[quick] = work
 
     def phase(self, proc: ProcedureAnalysis, ph: Phase, mapping: Mapping, machine: MachineProfile) -> PhaseEval:
         if ph.kind != "loop":

@@ -87,49 +87,75 @@ def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: Machi
         m = mapping_for(alignment, choice, table, fixed, memo)
         return StaticCandidate(tuple((n, choice[n]) for n in names), evaluator.evaluate(m, machine))
 
+    def prepare(choices: list[dict[str, Distribution]]) -> None:
+        evaluator.prepare([mapping_for(alignment, c, table, fixed, memo) for c in choices])
+
     if not names:
         out.append(StaticCandidate((), evaluator.evaluate(Mapping.of(dict(fixed)), machine)))
         return out
-    if total <= MAX_COMBINATIONS:
-        for combo in itertools.product(*(options[n] for n in names)):
-            out.append(run(dict(zip(names, combo))))
-    else:
-        # coordinate descent from the first option of each template, one template
-        # at a time: its processor arrangements first (each with the formats the
-        # profile lists first), then the other formats of the best arrangements
-        choice = {n: options[n][0] for n in names}
-        best = [run(choice)]
-        seen = {_key(names, choice): best[0]}
-
-        def take(n: str, d: Distribution) -> float:
-            """Try template ``n`` distributed ``d`` with the others as chosen; keep it if cheaper."""
-            trial = dict(choice, **{n: d})
-            key = _key(names, trial)
-            if key not in seen:
-                seen[key] = run(trial)
-            cand = seen[key]
-            if cand.total < best[0].total - 1e-15 or (cand.total <= best[0].total and _fewer_distributed(cand, best[0])):
-                best[0] = cand
-                choice[n] = d
-            return cand.total
-
-        shapes = {n: _shapes(options[n]) for n in names}
-        while True:
-            before = best[0]
-            for n in names:
-                if len(shapes[n]) <= REFINED_SHAPES:
-                    for d in options[n]:
-                        take(n, d)
-                    continue
-                ranked = sorted(((take(n, shape[0]), k) for k, shape in enumerate(shapes[n])))
-                for _, k in ranked[:REFINED_SHAPES]:
-                    for d in shapes[n][k][1:]:
-                        take(n, d)
-            if best[0] is before:
-                break
-        out = list(seen.values())
+    with evaluator.workers():
+        if total <= MAX_COMBINATIONS:
+            out = _enumerate(names, options, run, prepare)
+        else:
+            out = _descend(names, options, run, prepare)
     out.sort(key=lambda c: (c.total, c.describe()))
     return prefer_replication(out)
+
+
+def _enumerate(names: list[str], options: dict[str, list[Distribution]], run, prepare) -> list[StaticCandidate]:
+    """Every combination of the templates' distributions (the first priced
+    alone: it times the phases for :meth:`.Evaluator.prepare`)."""
+    combos = [dict(zip(names, combo)) for combo in itertools.product(*(options[n] for n in names))]
+    out = [run(combos[0])]
+    prepare(combos[1:])
+    return out + [run(c) for c in combos[1:]]
+
+
+def _descend(names: list[str], options: dict[str, list[Distribution]], run, prepare) -> list[StaticCandidate]:
+    """Coordinate descent from the first option of each template, one
+    template at a time: its processor arrangements first (each with the
+    formats the profile lists first), then the other formats of the best
+    arrangements.  The trials of one template share the other templates'
+    choices, so each round's trials are priced together ahead (on workers
+    when there are any) and then taken in order."""
+    choice = {n: options[n][0] for n in names}
+    best = [run(choice)]
+    seen = {_key(names, choice): best[0]}
+
+    def ahead(n: str, ds: list[Distribution]) -> None:
+        trials = [dict(choice, **{n: d}) for d in ds]
+        prepare([t for t in trials if _key(names, t) not in seen])
+
+    def take(n: str, d: Distribution) -> float:
+        """Try template ``n`` distributed ``d`` with the others as chosen; keep it if cheaper."""
+        trial = dict(choice, **{n: d})
+        key = _key(names, trial)
+        if key not in seen:
+            seen[key] = run(trial)
+        cand = seen[key]
+        if cand.total < best[0].total - 1e-15 or (cand.total <= best[0].total and _fewer_distributed(cand, best[0])):
+            best[0] = cand
+            choice[n] = d
+        return cand.total
+
+    shapes = {n: _shapes(options[n]) for n in names}
+    while True:
+        before = best[0]
+        for n in names:
+            if len(shapes[n]) <= REFINED_SHAPES:
+                ahead(n, options[n])
+                for d in options[n]:
+                    take(n, d)
+                continue
+            ahead(n, [shape[0] for shape in shapes[n]])
+            ranked = sorted(((take(n, shape[0]), k) for k, shape in enumerate(shapes[n])))
+            refined = [d for _, k in ranked[:REFINED_SHAPES] for d in shapes[n][k][1:]]
+            ahead(n, refined)
+            for d in refined:
+                take(n, d)
+        if best[0] is before:
+            break
+    return list(seen.values())
 
 
 def _key(names: list[str], choice: dict[str, Distribution]) -> tuple[Distribution, ...]:

@@ -10,7 +10,7 @@ import pytest
 from autodist.analysis import analyze
 from autodist.frontend import read_program
 from autodist.machine import resolve_profile
-from autodist.mapping import static
+from autodist.mapping import evaluate, static
 from autodist.mapping.arrays import build_array_table
 from autodist.mapping.candidates import align_program, distributions
 from autodist.mapping.evaluate import Evaluator
@@ -48,3 +48,29 @@ def test_coordinate_descent_finds_the_exhaustive_optimum(path, profile, procs, m
     assert descent[0].total == pytest.approx(every[0].total, rel=1e-9)
     assert descent[0].evaluation.mapping == every[0].evaluation.mapping
 
+
+
+@pytest.mark.parametrize("path,profile,procs", [CASES[2], CASES[5]], ids=lambda v: getattr(v, "stem", str(v)))
+@pytest.mark.parametrize("combos", ["descent", "every"])
+def test_the_search_priced_on_forked_workers_is_the_search_priced_here(path, profile, procs, combos,
+                                                                       monkeypatch):
+    """Every batch of trials priced ahead on two forked workers (as on a large
+    program): the same candidates, the same costs, in the same order."""
+    machine = resolve_profile(profile)[0]
+    an = analyze(read_program([path]))
+    table = build_array_table(an.program)
+    alignment = align_program(an, table, 10)
+    monkeypatch.setattr(static, "MAX_COMBINATIONS", 0 if combos == "descent" else 10**9)
+    here = static.static_candidates(Evaluator(an, table, procs), alignment, machine)
+    monkeypatch.setattr(evaluate, "may_fork", lambda: True)
+    monkeypatch.setattr(evaluate, "processors", lambda: 2)
+    monkeypatch.setattr(evaluate, "PARALLEL_SECONDS", 0.0)
+    forked = []
+    real = evaluate.ForkPool.map
+    monkeypatch.setattr(evaluate.ForkPool, "map",
+                        lambda pool, items, place=None: forked.extend(items) or real(pool, items, place))
+    ev = Evaluator(an, table, procs)
+    there = static.static_candidates(ev, alignment, machine)
+    assert forked, "no batch went to the workers"
+    assert [(c.describe(), c.total) for c in there] == [(c.describe(), c.total) for c in here]
+    assert ev._pool is None  # the workers are stopped when the search ends
