@@ -70,8 +70,9 @@ class IlpModel:
 
 
 def solve_model(model: IlpModel, time_limit: float, solver: str | None = None,
-                rel_gap: float = 1e-9) -> tuple[SolveResult, list[float] | None]:
-    """Solve ``model``: the report and the columns' values (None without a solution)."""
+                rel_gap: float = 1e-9, presolve: bool = True) -> tuple[SolveResult, list[float] | None]:
+    """Solve ``model``: the report and the columns' values (None without a
+    solution); ``presolve=False`` skips HiGHS's presolve."""
     name = pick_solver(solver)
     if name != "HiGHS":
         return _through_pulp(model, time_limit, name, rel_gap)
@@ -80,7 +81,8 @@ def solve_model(model: IlpModel, time_limit: float, solver: str | None = None,
     quiet_highs()
     h = highspy.Highs()
     for option, value in (("output_flag", False), ("time_limit", float(time_limit)),
-                          ("mip_rel_gap", rel_gap), ("mip_abs_gap", 1e-9), ("threads", 1)):
+                          ("mip_rel_gap", rel_gap), ("mip_abs_gap", 1e-9), ("threads", 1),
+                          ("presolve", "on" if presolve else "off")):
         h.setOptionValue(option, value)
     lp = highspy.HighsLp()
     lp.num_col_, lp.num_row_ = model.columns, model.rows

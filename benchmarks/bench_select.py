@@ -16,7 +16,9 @@ the arrays of a phase, eight distributions, see ``make_phase``):
   (no structure: the hard case for the ILP and for DP).
 
 For each instance: ILP model size, build time (autodist's model), solve time
-(PuLP's transfer to HiGHS plus HiGHS; HiGHS's own time beside it), the
+(the transfer to HiGHS plus HiGHS; HiGHS's own time beside it; "other s": the
+solve with HiGHS's presolve the other way round from autodist's choice,
+``SELECTION_PRESOLVE``, and "ratio" that time over autodist's), the
 solver's status and gap, and the objective; then dynamic programming (time,
 objective, the bound on its work; "-" when above ``--dp-limit``) and, for tiny
 instances, exhaustive enumeration.  "agree" checks that every proven optimum
@@ -35,6 +37,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from autodist.mapping.select import SELECTION_PRESOLVE  # noqa: E402
 from autodist.mapping.select import (  # noqa: E402
     Candidate,
     DpNotApplicable,
@@ -144,11 +147,11 @@ def fmt(value, spec=".3f"):
     return "-" if value is None else format(value, spec)
 
 
-def run_ilp(problem: Problem, time_limit: float):
+def run_ilp(problem: Problem, time_limit: float, presolve: bool):
     t0 = time.perf_counter()
     model, x, _scale = build_selection_ilp(problem)
     build = time.perf_counter() - t0
-    result, values = solve_model(model, time_limit)
+    result, values = solve_model(model, time_limit, presolve=presolve)
     total = None
     if values is not None:
         choice = [max(range(len(xs)), key=lambda c: values[xs[c]]) for xs in x]
@@ -170,7 +173,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     header = (f"{'shape':6} {'phases':>6} {'cands':>5} | {'vars':>7} {'cons':>7} {'build s':>7} "
-              f"{'solve s':>7} {'HiGHS s':>7} {'status':>9} {'gap':>7} {'ILP obj':>10} | {'DP s':>7} "
+              f"{'solve s':>7} {'HiGHS s':>7} {'other s':>7} {'ratio':>5} {'status':>9} {'gap':>7} {'ILP obj':>10} | {'DP s':>7} "
               f"{'DP obj':>10} {'DP work':>9} | {'exh s':>6} {'exh obj':>10} | {'agree':>5} {'ILP excess':>10}")
     print(f"remapping selection: ILP (time limit {args.time_limit:g} s) vs DP vs enumeration")
     print(header)
@@ -179,7 +182,8 @@ def main(argv: list[str] | None = None) -> int:
         for n in map(int, args.phases.split(",")):
             for c in map(int, args.candidates.split(",")):
                 problem = instance(shape, n, c, args.seed)
-                nvars, ncons, build, result, ilp_total = run_ilp(problem, args.time_limit)
+                nvars, ncons, build, result, ilp_total = run_ilp(problem, args.time_limit, SELECTION_PRESOLVE)
+                *_, presolved, presolved_total = run_ilp(problem, args.time_limit, not SELECTION_PRESOLVE)
                 dp_time = dp_total = None
                 _, states = dp_work(problem)
                 try:
@@ -193,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
                     t0 = time.perf_counter()
                     exh_total = select_exhaustive(problem).total
                     exh_time = time.perf_counter() - t0
-                exact = [v for v, ok in ((ilp_total, result.optimal), (dp_total, True), (exh_total, True))
+                exact = [v for v, ok in ((ilp_total, result.optimal), (presolved_total, presolved.optimal),
+                                         (dp_total, True), (exh_total, True))
                          if v is not None and ok]
                 agree = "yes" if all(abs(v - exact[0]) <= 1e-6 * max(1, abs(v)) for v in exact) else "NO"
                 if len(exact) < 2:
@@ -202,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
                 if exact and ilp_total is not None:
                     excess = ilp_total / min(exact) - 1
                 print(f"{shape:6} {n:>6} {c:>5} | {nvars:>7} {ncons:>7} {build:>7.2f} {result.seconds:>7.2f} "
-                      f"{fmt(result.solver_seconds, '.2f'):>7} {result.status:>9} {fmt(result.gap, '.1e'):>7} "
+                      f"{fmt(result.solver_seconds, '.2f'):>7} {presolved.seconds:>7.2f} "
+                      f"{presolved.seconds / max(result.seconds, 1e-6):>5.1f} {result.status:>9} {fmt(result.gap, '.1e'):>7} "
                       f"{fmt(ilp_total):>10} | {fmt(dp_time, '.2f'):>7} {fmt(dp_total):>10} {states:>9.1e} | "
                       f"{fmt(exh_time, '.2f'):>6} {fmt(exh_total):>10} | {agree:>5} {fmt(excess, '+.1%'):>10}",
                       flush=True)

@@ -111,6 +111,13 @@ def build_selection_ilp(problem: Problem, static: bool = False) -> tuple[IlpMode
 #: The largest objective coefficient of a selection ILP after scaling.
 OBJECTIVE_SCALE = 1e3
 
+#: HiGHS's presolve on the selection ILPs.  Off: on the selection models of
+#: the NAS benchmarks (39 models of 1,600 to 105,000 columns, all solved at
+#: the root) it took 80 % of HiGHS's time and removed almost nothing (36 s
+#: in all with it, 7.8 s without, the same optima); benchmarks/bench_select.py
+#: solves every instance both ways.
+SELECTION_PRESOLVE = False
+
 
 def _unscaled(result: SolveResult, scale: float) -> SolveResult:
     """A solver report in seconds again."""
@@ -214,7 +221,7 @@ def select_ilp(
     """
     comp = _Compiled(problem)
     model, x, scale = _build_ilp(comp, static)
-    result, values = solve_model(model, time_limit, solver)
+    result, values = solve_model(model, time_limit, solver, presolve=SELECTION_PRESOLVE)
     result = _unscaled(result, scale)
     kind = "static " if static else ""
     if result.status == "infeasible":
