@@ -425,7 +425,11 @@ def _executes(i: int, pat: RefPattern, part: Partition, layouts: dict[str, Layou
         if vals is None:
             got = memo[key] = (None, None, 0.0)
         else:
-            vkey = tuple(sorted(vals.items()))
+            # the values by a number, so that the keys below hash quickly
+            values = ("values", tuple(sorted(vals.items())))
+            vkey = memo.get(values)
+            if vkey is None:
+                vkey = memo[values] = memo[("values",)] = memo.get(("values",), 0) + 1
             ckey = ("count", pat.loop_lines, vkey)  # layouts giving ranks the same values count once
             n = memo.get(ckey)
             if n is None:
@@ -440,10 +444,11 @@ def _executes(i: int, pat: RefPattern, part: Partition, layouts: dict[str, Layou
     reads = memo.get(rkey)
     if reads is None:
         out = []
+        ids = _reference_ids(memo, i, pat)
         for j, acc in enumerate(pat.rhs):
             if acc.array not in facts:
                 continue
-            ikey = ("image", acc.array, acc.subscripts, acc.implied, vkey)
+            ikey = ("image", ids[j], vkey)
             sec = memo.get(ikey)
             if sec is None:
                 sec = memo[ikey] = _image(acc, vals, facts[acc.array].bounds, memo)
@@ -451,6 +456,17 @@ def _executes(i: int, pat: RefPattern, part: Partition, layouts: dict[str, Layou
                 out.append((j, acc.array, sec))
         reads = memo[rkey] = tuple(out)
     return n, reads
+
+
+def _reference_ids(memo: dict, i: int, pat: RefPattern) -> list[int]:
+    """A number per reference read by statement ``i``, the same for the same
+    reference (array, subscripts, implied loops) anywhere in the phase."""
+    got = memo.get(("refs", i))
+    if got is None:
+        known = memo.setdefault(("refs",), {})
+        got = memo[("refs", i)] = [known.setdefault((a.array, a.subscripts, a.implied), len(known))
+                                   for a in pat.rhs]
+    return got
 
 
 class _OneDimension(NamedTuple):
