@@ -294,6 +294,12 @@ class FlowBuilder:
                 # a backward conditional jump closes a loop: default trips unless measured
                 p = 1.0 - 1.0 / max(self._goto_loop_trips(s), 1.0)
             return [(j, p), (nxt, 1.0 - p)]
+        leaving = _leaving(s)
+        if leaving:
+            # a loop left by a jump from its body: left early as often as an
+            # IF is taken (the loop's own work is counted whole)
+            p = self.counter.options.branch_probability
+            return [(to(t), p / len(leaving)) for t in leaving] + [(nxt, 1.0 - p)]
         return [(nxt, 1.0)]
 
     def _goto_loop_trips(self, s: ir.Stmt) -> float:
@@ -478,11 +484,23 @@ def _exit_arms(s: ir.Stmt) -> list:
     return [b for b in s.branches if b.body and isinstance(b.body[-1], leaving)]
 
 
+def _leaving(s: ir.Stmt) -> tuple[int, ...]:
+    """The labels outside the DO loop ``s`` that jumps in its body go to (the
+    exits of a search loop: ``IF (found) GO TO 400`` inside ``DO``)."""
+    if not isinstance(s, (ir.Do, ir.DoWhile)):
+        return ()
+    targets = ir.jump_targets(s.body)
+    if not targets:
+        return ()
+    inside = {x.label for x in ir.walk(s.body) if x.label is not None}
+    return tuple(sorted(t for t in targets if t not in inside))
+
+
 def _jumps(s: ir.Stmt) -> bool:
     """Does control leave ``s`` other than by falling through (at this level)?"""
     if isinstance(s, (ir.Goto, ir.ComputedGoto, ir.ArithIf, ir.Return, ir.Stop)):
         return True
-    return _forward_target(s) is not None or bool(_exit_arms(s))
+    return _forward_target(s) is not None or bool(_exit_arms(s)) or bool(_leaving(s))
 
 
 #: Statement lists with more straight runs than this are solved as sparse systems.
@@ -520,7 +538,7 @@ def _solve(a, b: np.ndarray) -> np.ndarray:
     try:
         return np.linalg.solve(a, b)
     except np.linalg.LinAlgError:  # a loop that never exits: least squares keeps it finite
-        return np.linalg.lstsq(a, b, rcond=None)[0]
+        return np.clip(np.nan_to_num(np.linalg.lstsq(a, b, rcond=None)[0]), 0.0, None)
 
 
 def build_flow(unit: ir.Unit, phase_of: dict[int, int], arrays_of: dict[int, tuple[str, ...]],

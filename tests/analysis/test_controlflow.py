@@ -87,6 +87,29 @@ def test_goto_loops_and_skips_are_weighted():
     assert any("GOTO loop" in a for a in proc.flow.assumptions)
 
 
+def test_a_goto_loop_left_only_from_inside_a_do_runs_a_finite_number_of_times():
+    """A GOTO loop whose one exit is a jump out of the DO loop inside it (a
+    search loop, as in SPARSEPAK's QMDQT): the DO is left there as often as an
+    IF is taken, so the GOTO loop runs 1 / p times, not forever (the
+    frequencies were negative, an internal error in the selection)."""
+    text = """
+      SUBROUTINE S(A, N, M)
+      INTEGER A(*), N, M, J, K
+      K = 1
+  100 DO J = 1, N
+        A(J) = A(J) + K
+        IF (A(J) .GE. M) GO TO 400
+      END DO
+      K = K + 1
+      GO TO 100
+  400 A(1) = 0
+      END
+"""
+    proc = flow_of(text, branch_probability=0.25)
+    assert proc.flow.execution(1) == pytest.approx(4.0)  # expected visits of a loop left with p = 1/4
+    assert all(t.count >= 0 for t in proc.flow.transitions)
+
+
 def test_unknown_trip_counts_are_assumed_and_said():
     text = """
       SUBROUTINE S(A, N)
