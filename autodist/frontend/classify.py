@@ -218,6 +218,22 @@ def _is_actual(masked: str, start: int, end: int) -> bool:
     return False
 
 
+_SPACED_POWER = re.compile(r"\*[ \t]+\*")
+
+
+def power_rewrite(st: Statement, fixed: bool) -> str | None:
+    """A fixed-form statement with blanks inside the power operator (``2.0D+00* * ( I - 1 )``:
+    fixed form ignores blanks, and gfortran reads ``**``), with ``**``; None for any other."""
+    if not fixed or "**" not in st.key or is_format(st) or not _SPACED_POWER.search(st.masked):
+        return None
+    if holleriths(st.text):
+        return None
+    masked, text = st.masked, st.text
+    for m in reversed(list(_SPACED_POWER.finditer(masked))):
+        text = text[: m.start()] + "**" + text[m.end():]
+    return text
+
+
 def canonical(st: Statement) -> str | None:
     """The text fparser2 reads for a keyword statement written with odd blanks, or None."""
     if st.key in CANONICAL:

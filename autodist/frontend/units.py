@@ -154,6 +154,8 @@ def unit_source(unit: UnitText, form: str) -> UnitSource:
             emit(code_line(st.label, data[0], fixed), k, st.first, st.last)
         elif (canon := classify.canonical(st)) is not None:
             emit(code_line(st.label, canon, fixed), k, st.first, st.last)
+        elif (power := classify.power_rewrite(st, fixed)) is not None:
+            emit(code_line(st.label, power, fixed), k, st.first, st.last)
         elif (inner := classify.header(st)) is not None and inner.prefixes:
             # an interface body or internal subprogram with HPF prefixes fparser2 does not know
             emit(code_line(st.label, inner.text, fixed), k, st.first, st.last)

@@ -88,6 +88,16 @@ def test_keywords_written_with_blanks():
     assert outline(u.body) == [("Goto", None, 2), ("Continue", 10, 3), ("Stop", None, 4)]
 
 
+def test_the_power_operator_written_with_blanks():
+    """Fixed form ignores blanks: ``* *`` is ``**`` (Burkardt's TEST_MAT writes
+    ``2.0D+00* * ( I - 1 )``), also across a continuation; a string keeps its own."""
+    u = unit("      PROGRAM P\n      X = 2.0D+00* * ( I - 1 )\n      Y = X *\n     &  * 2\n"
+             "      PRINT *, '* *'\n      END\n")
+    x, y = u.body[0].value, u.body[1].value
+    assert (x.op, y.op) == (ir.Op.POW, ir.Op.POW)
+    assert u.body[2].items[0].value == "* *"
+
+
 def test_label_field_must_hold_digits():
     assert error_of("      PROGRAM P\n   1X X = 1\n      END\n") == "t.f:2: invalid statement label '1X' in columns 1-5"
 
