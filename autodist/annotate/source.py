@@ -19,7 +19,9 @@ from dataclasses import dataclass
 
 from .. import ir
 from ..analysis.model import ProgramAnalysis
+from ..frontend.lexical import scan
 from ..frontend.source import lines_with_endings
+from ..frontend.text import without_ending
 from ..hpf import model as m
 from ..hpf.emit import directive_lines, independent_directive, layout_directives, realign_directives, redistribute_directives
 from ..hpf.splice import Insertion, is_directive_line, splice, strip_directives
@@ -160,16 +162,50 @@ def _not_written(directives: list, span: ir.Span, unit: str) -> str:
             f"which other units may share")
 
 
-def _rename_call(line: str, callee: str, new: str) -> str:
-    return re.sub(rf"(?i)(\bCALL\s+){re.escape(callee)}\b", lambda mt: mt.group(1) + new, line, count=1)
+#: Fixed form: a statement's text ends at column 72 (what follows is ignored).
+FIXED_WIDTH = 72
 
 
-def _clone_text(lines: list[str], unit: ir.Unit, clone: str) -> list[str]:
+def _rename_call(line: str, callee: str, new: str, form: str) -> str:
+    return _renamed(line, rf"(?i)(\bCALL\s+){re.escape(callee)}\b", new, form)
+
+
+def _renamed(line: str, pattern: str, name: str, form: str) -> str:
+    """``line`` with the first match of ``pattern`` replaced by its group 1 and
+    ``name``.  In fixed form, code the longer name pushes past column 72 goes
+    on a continuation line (in the same element, joined by the line's own
+    ending); a sequence field past column 72 stays past it, an inline comment
+    ends the last line."""
+    new = re.sub(pattern, lambda mt: mt.group(1) + name, line, count=1)
+    if new == line or form != "fixed" or "\t" in line:
+        return new
+    body = without_ending(new)
+    ending = new[len(body):] or "\n"
+    _, bang, _ = scan(body)
+    if bang is not None:  # an inline comment takes the rest of the line
+        code, tail, comment = body[:bang].rstrip(), "", body[bang:]
+    else:  # past the old line's column 72: a sequence field
+        width = FIXED_WIDTH + len(body) - len(without_ending(line))
+        code, tail, comment = body[:width].rstrip(), body[width:], ""
+    if len(code) <= FIXED_WIDTH:
+        return new
+    chunks = [code[:FIXED_WIDTH]]
+    rest = code[FIXED_WIDTH:]
+    while rest:
+        chunks.append("     &" + rest[:FIXED_WIDTH - 6])
+        rest = rest[FIXED_WIDTH - 6:]
+    if tail:
+        chunks[0] = chunks[0].ljust(FIXED_WIDTH) + tail
+    if comment:
+        chunks[-1] += " " + comment
+    return ending.join(chunks) + new[len(body):]
+
+
+def _clone_text(lines: list[str], unit: ir.Unit, clone: str, form: str) -> list[str]:
     """The unit's lines with its header naming the clone."""
     out = list(lines)
     for k, line in enumerate(out):
-        new = re.sub(rf"(?i)(\b(?:SUBROUTINE|FUNCTION)\s+){re.escape(unit.name)}\b",
-                     lambda mt: mt.group(1) + clone, line, count=1)
+        new = _renamed(line, rf"(?i)(\b(?:SUBROUTINE|FUNCTION)\s+){re.escape(unit.name)}\b", clone, form)
         if new != line:
             out[k] = new
             break
@@ -208,7 +244,7 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
         per_file.setdefault(file, []).extend(ins)
         count += n
         for line, (callee, clone) in renames.get(unit.name, {}).items():
-            file_lines[file][line - 1] = _rename_call(file_lines[file][line - 1], callee, clone)
+            file_lines[file][line - 1] = _rename_call(file_lines[file][line - 1], callee, clone, form_of(file))
         for clone in clones_of.get(unit.name, []):
             ins, n = _unit_insertions(an, unit, clone, solution, table, remaps_by_proc.get(clone, []),
                                       existing, ignore_directives, independent, [])
@@ -216,9 +252,9 @@ def annotate(an: ProgramAnalysis, solution: Solution, table: ArrayTable, *,
             first, last = unit.span.first, unit.span.last
             body = list(program.source_lines(file))[first - 1:last]
             for line, (callee, inner) in renames.get(clone, {}).items():
-                body[line - first] = _rename_call(body[line - first], callee, inner)
+                body[line - first] = _rename_call(body[line - first], callee, inner, form_of(file))
             local = [dataclasses.replace(i, line=i.line - first + 1) for i in ins if first <= i.line <= last]
-            text = _clone_text(splice(body, local, form_of(file)), unit, clone)
+            text = _clone_text(splice(body, local, form_of(file)), unit, clone, form_of(file))
             per_file[file].append(Insertion(last, tuple(text), "after"))
     out = []
     for file in program.files:

@@ -111,6 +111,30 @@ def test_a_procedure_called_with_two_mappings_is_cloned(tmp_path, capsys):
         assert _gfortran_output(CLONE, tmp_path / "a") == _gfortran_output(out, tmp_path / "b")
 
 
+@pytest.mark.gfortran
+def test_a_clone_name_pushed_past_column_72_continues_on_the_next_line(tmp_path):
+    """Fixed form ends at column 72: a call or header that the clone's longer
+    name pushes past it is continued (Burkardt's TEST_MAT did not build:
+    ``call I4_FACTOR_1 ( qq, ..., nleft )`` lost its ``)``); a sequence field
+    in columns 73-80 stays there, an inline comment stays a comment."""
+    text = CLONE.read_text()
+    call = "         CALL SCALE(Y, N)"
+    long_call = call.replace(" N)", " " * (72 - len(call) + 1) + "N)") + " ! second"
+    header = "      SUBROUTINE SCALE(A, N)"
+    long_header = header.replace(" N)", " " * (72 - len(header) + 1) + "N)") + "CLN00100"
+    assert len(long_call) == 72 + len(" ! second") and len(long_header) == 80
+    src = tmp_path / "clone72.f"
+    src.write_text(text.replace(call, long_call).replace(header, long_header))
+    out = tmp_path / "clone72_hpf.f"
+    assert main(["annotate", str(src), "--procs", "4", "--mode", "dynamic", "-o", str(out), "-q"]) == 0
+    written = out.read_text()
+    assert "SCALE_1" in written
+    for line in written.splitlines():
+        if line[:1] not in "cC*!" and "!" not in line and not line.endswith("CLN00100"):
+            assert len(line.rstrip()) <= 72, line
+    assert _gfortran_output(src, tmp_path / "a") == _gfortran_output(out, tmp_path / "b")
+
+
 def test_a_procedure_with_an_entry_is_not_cloned(tmp_path):
     """A clone of a unit with an ENTRY would define the ENTRY's name twice
     (gfortran: "Global name 'halve' ... already being used"): both calls use the
