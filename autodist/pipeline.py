@@ -44,6 +44,7 @@ from .machine import MachineProfile
 from .mapping.arrays import ArrayTable, build_array_table
 from .mapping.candidates import Alignment, align_program
 from .mapping.evaluate import Evaluator
+from .mapping.model import Progress
 from .mapping.plan import Plan, make_plan
 
 #: Profile keys the analysis reads (they set phase frequencies): profiles that
@@ -102,13 +103,14 @@ class Pipeline:
     ``semantics`` (``"hpf"`` or ``"forge"``) and ``respect_directives`` (the
     source's own HPF directives constrain the plan) are the plan's settings;
     ``db`` is a :class:`~autodist.mapping.database.ProcedureDatabase` every
-    plan reuses and fills (set it when it is opened).
+    plan reuses and fills (set it when it is opened); ``progress`` is told how
+    far each plan's static search and selection are (a command shows it).
     """
 
     def __init__(self, program: ir.Program | None = None, *, read: Callable[[], ir.Program] | None = None,
                  options: Callable[[MachineProfile | None], AnalysisOptions] = default_options,
                  semantics: str = "hpf", respect_directives: bool = False, db=None,
-                 clock: StageClock | None = None):
+                 clock: StageClock | None = None, progress: Progress | None = None):
         if (program is None) == (read is None):
             raise ValueError("a pipeline needs a program or a way to read one (not both)")
         self._program = program
@@ -118,6 +120,7 @@ class Pipeline:
         self.respect_directives = respect_directives
         self.db = db
         self.clock = clock or StageClock()
+        self.progress = progress
         self._analyses: dict[tuple | None, ProgramAnalysis] = {}
         self._tables: dict[tuple | None, ArrayTable] = {}
         self._alignments: dict[tuple | None, Alignment] = {}
@@ -200,7 +203,7 @@ class Pipeline:
             self._plans[key] = self.stage(
                 "plan", make_plan, an, machine, procs, semantics=self.semantics, fixed=fixed,
                 measured=measured_times(an.options), table=table, alignment=alignment, evaluator=evaluator,
-                db=self.db)
+                db=self.db, progress=self.progress)
         return self._plans[key]
 
 

@@ -237,7 +237,37 @@ def pipeline(args):
 
     return Pipeline(read=lambda: read_sources(args), options=lambda machine: analysis_options(args, machine),
                     semantics=getattr(args, "semantics", "hpf"),
-                    respect_directives=not getattr(args, "ignore_directives", False))
+                    respect_directives=not getattr(args, "ignore_directives", False),
+                    progress=StepProgress(args))
+
+
+class StepProgress:
+    """The long steps of planning (the static search, the selection) as a
+    progress bar on stderr, shown on a terminal unless --quiet."""
+
+    def __init__(self, args) -> None:
+        import sys
+
+        self.shown = not getattr(args, "quiet", False) and sys.stderr.isatty()
+        self._bar = None
+        self._what = None
+
+    def __call__(self, what: str, done: int, total: int) -> None:
+        if not self.shown:
+            return
+        if self._bar is None or what != self._what:
+            self.close()
+            self._bar, self._what = progress(None, total, what, "step"), what
+        self._bar.total = total
+        self._bar.n = done
+        self._bar.refresh()
+        if done >= total:
+            self.close()
+
+    def close(self) -> None:
+        if self._bar is not None:
+            self._bar.close()
+            self._bar = None
 
 
 def progress(args, total: int, desc: str, unit: str):
@@ -246,7 +276,9 @@ def progress(args, total: int, desc: str, unit: str):
 
     from tqdm import tqdm
 
-    quiet = getattr(args, "quiet", False) or not sys.stderr.isatty()
+    quiet = (args is not None and getattr(args, "quiet", False)) or not sys.stderr.isatty()
+    # no monitor thread: a second thread would keep the mapping search from forking workers
+    tqdm.monitor_interval = 0
     return tqdm(total=total, desc=desc, unit=unit, disable=quiet, leave=False, file=sys.stderr)
 
 

@@ -35,7 +35,7 @@ from ..layout.model import Layout
 from ..machine import MachineProfile
 from . import select as sel
 from .evaluate import Evaluator, seen_through
-from .model import Mapping, PhaseCost
+from .model import Mapping, PhaseCost, Progress
 from .remap import remap_cost
 from .static import StaticCandidate
 
@@ -453,12 +453,16 @@ class DynamicOptimizer:
 
     # ------------------------------------------------------------------ solve
 
-    def solve_all(self, time_limit: float, db=None) -> dict:
+    def solve_all(self, time_limit: float, db=None, progress: Progress | None = None) -> dict:
         """Solve every procedure bottom-up; with a procedure database ``db``
         (:class:`.database.ProcedureDatabase`), reuse what it holds for an
-        unchanged procedure in an unchanged context and store the rest."""
+        unchanged procedure in an unchanged context and store the rest;
+        ``progress`` is told of each procedure solved."""
         keys: dict[str, str] = {}
-        for name in self.an.bottom_up:
+        order = self.an.bottom_up
+        for done, name in enumerate(order):
+            if progress is not None:
+                progress("selection", done, len(order))
             proc = self.an.procedure(name)
             if db is not None:
                 keys[name] = db.key(self, proc, keys)
@@ -473,6 +477,8 @@ class DynamicOptimizer:
             self.solutions[name] = sol
             if db is not None:
                 db.put(name, keys[name], sol, self)
+        if progress is not None:
+            progress("selection", len(order), len(order))
         return self.solutions
 
     def _entries(self, proc: ProcedureAnalysis, sol: ProcSolution) -> list[ProcEntry]:

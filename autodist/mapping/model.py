@@ -10,9 +10,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Callable
 
 from ..keys import cached_hash
 from ..layout.model import Layout
+
+#: Told how far a long step of the mapping stage is: (what, done, of how many).
+Progress = Callable[[str, int, int], None]
 
 
 @cached_hash

@@ -22,7 +22,7 @@ from .candidates import Alignment, align_program
 from .dynamic import DynamicOptimizer, InnerChoice, ProcEntry, phase_name
 from .evaluate import Evaluator, shared_cost
 from .memory import footprint, mapping_footprint
-from .model import Mapping, PhaseCost
+from .model import Mapping, PhaseCost, Progress
 from .remap import remap_cost, remap_volume
 from .static import DYNAMIC_WITHOUT_REMAPS, StaticCandidate, static_candidates
 
@@ -380,7 +380,7 @@ def make_plan(an: ProgramAnalysis, machine: MachineProfile, procs: int, *,
               semantics: str = "hpf", fixed: dict[str, Layout] | None = None,
               measured: dict[str, float] | None = None, table: ArrayTable | None = None,
               alignment: Alignment | None = None, evaluator: Evaluator | None = None,
-              db=None) -> Plan:
+              db=None, progress: Progress | None = None) -> Plan:
     """Static and dynamic solutions of ``an`` on ``procs`` processors.
 
     ``fixed``: layouts the user's directives impose (global ids), kept in every
@@ -389,18 +389,19 @@ def make_plan(an: ProgramAnalysis, machine: MachineProfile, procs: int, *,
     across calls (a sweep over processor counts aligns once; a sweep over
     machine parameters at one processor count keeps the evaluator, whose
     cached work is independent of the machine's speeds); ``db``: a
-    :class:`.database.ProcedureDatabase` to reuse and fill.
+    :class:`.database.ProcedureDatabase` to reuse and fill; ``progress``:
+    told how far the static search and the selection are.
     """
     table = table or build_array_table(an.program)
     alignment = alignment or align_program(an, table, machine.solver_time_limit)
     if evaluator is None or evaluator.nranks != procs:
         evaluator = Evaluator(an, table, procs, measured)
-    statics = static_candidates(evaluator, alignment, machine, fixed)
+    statics = static_candidates(evaluator, alignment, machine, fixed, progress)
     if machine.memory_per_processor:
         statics = fitting(statics, table, procs, machine)
     static = static_solution(statics[0], an, table, procs, machine)
     opt = DynamicOptimizer(an, evaluator, statics, machine, semantics, alignment)
-    opt.solve_all(machine.solver_time_limit, db)
+    opt.solve_all(machine.solver_time_limit, db, progress)
     dynamic = dynamic_solution(opt, an)
     # the dynamic selection searches a space holding every static mapping: one
     # without remapping or clones that is cheaper is a static mapping the

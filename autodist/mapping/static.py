@@ -18,7 +18,7 @@ from ..layout.model import Layout
 from ..machine import MachineProfile
 from .candidates import Alignment, Distribution, distributions, group_layouts
 from .evaluate import Evaluation, Evaluator
-from .model import Mapping
+from .model import Mapping, Progress
 
 #: Enumerate all combinations of template distributions up to this many.
 MAX_COMBINATIONS = 512
@@ -70,8 +70,11 @@ def mapping_for(alignment: Alignment, choice: dict[str, Distribution], table, fi
 
 
 def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: MachineProfile,
-                      fixed: dict[str, Layout] | None = None) -> list[StaticCandidate]:
-    """Every static candidate evaluated, cheapest first."""
+                      fixed: dict[str, Layout] | None = None,
+                      progress: Progress | None = None) -> list[StaticCandidate]:
+    """Every static candidate evaluated, cheapest first; ``progress`` is told
+    of the combinations priced (enumeration) or the templates searched (a
+    round of the coordinate descent)."""
     fixed = fixed or {}
     nprocs = evaluator.nranks
     table = evaluator.table
@@ -94,24 +97,32 @@ def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: Machi
         out.append(StaticCandidate((), evaluator.evaluate(Mapping.of(dict(fixed)), machine)))
         return out
     with evaluator.workers():
+        tell = progress or (lambda what, done, total: None)
         if total <= MAX_COMBINATIONS:
-            out = _enumerate(names, options, run, prepare)
+            out = _enumerate(names, options, run, prepare, tell)
         else:
-            out = _descend(names, options, run, prepare)
+            out = _descend(names, options, run, prepare, tell)
     out.sort(key=lambda c: (c.total, c.describe()))
     return prefer_replication(out)
 
 
-def _enumerate(names: list[str], options: dict[str, list[Distribution]], run, prepare) -> list[StaticCandidate]:
+def _enumerate(names: list[str], options: dict[str, list[Distribution]], run, prepare,
+               tell: Progress) -> list[StaticCandidate]:
     """Every combination of the templates' distributions (the first priced
     alone: it times the phases for :meth:`.Evaluator.prepare`)."""
     combos = [dict(zip(names, combo)) for combo in itertools.product(*(options[n] for n in names))]
+    tell("static search", 0, len(combos))
     out = [run(combos[0])]
     prepare(combos[1:])
-    return out + [run(c) for c in combos[1:]]
+    for c in combos[1:]:
+        tell("static search", len(out), len(combos))
+        out.append(run(c))
+    tell("static search", len(out), len(combos))
+    return out
 
 
-def _descend(names: list[str], options: dict[str, list[Distribution]], run, prepare) -> list[StaticCandidate]:
+def _descend(names: list[str], options: dict[str, list[Distribution]], run, prepare,
+             tell: Progress) -> list[StaticCandidate]:
     """Coordinate descent from the first option of each template, one
     template at a time: its processor arrangements first (each with the
     formats the profile lists first), then the other formats of the best
@@ -139,9 +150,12 @@ def _descend(names: list[str], options: dict[str, list[Distribution]], run, prep
         return cand.total
 
     shapes = {n: _shapes(options[n]) for n in names}
+    rounds = 0
     while True:
         before = best[0]
-        for n in names:
+        rounds += 1
+        for i, n in enumerate(names):
+            tell(f"static search, round {rounds}", i, len(names))
             if len(shapes[n]) <= REFINED_SHAPES:
                 ahead(n, options[n])
                 for d in options[n]:
@@ -153,6 +167,7 @@ def _descend(names: list[str], options: dict[str, list[Distribution]], run, prep
             ahead(n, refined)
             for d in refined:
                 take(n, d)
+        tell(f"static search, round {rounds}", len(names), len(names))
         if best[0] is before:
             break
     return list(seen.values())

@@ -74,3 +74,29 @@ def test_the_search_priced_on_forked_workers_is_the_search_priced_here(path, pro
     assert forked, "no batch went to the workers"
     assert [(c.describe(), c.total) for c in there] == [(c.describe(), c.total) for c in here]
     assert ev._pool is None  # the workers are stopped when the search ends
+
+
+@pytest.mark.parametrize("combos", ["descent", "every"])
+def test_the_plan_tells_how_far_its_long_steps_are(combos, monkeypatch):
+    """A command shows the static search and the selection as they go (a
+    progress bar on a terminal): each step counts up to its total, the
+    selection ends with every procedure solved, and the plan is the same."""
+    from autodist.pipeline import Pipeline
+
+    path, profile, procs = CASES[2]
+    machine = resolve_profile(profile)[0]
+    monkeypatch.setattr(static, "MAX_COMBINATIONS", 0 if combos == "descent" else 10**9)
+    told: list[tuple[str, int, int]] = []
+    with_progress = Pipeline(read_program([path]), progress=lambda *t: told.append(t)).plan(machine, procs)
+    without = Pipeline(read_program([path])).plan(machine, procs)
+    assert with_progress.static.total == without.static.total
+    assert with_progress.dynamic.total == without.dynamic.total
+    steps: dict[str, list[tuple[int, int]]] = {}
+    for what, done, total in told:
+        steps.setdefault(what, []).append((done, total))
+    assert any(w.startswith("static search") for w in steps) and "selection" in steps
+    for what, counts in steps.items():
+        assert [d for d, _ in counts] == sorted(d for d, _ in counts), what
+        assert all(0 <= d <= t for d, t in counts) and counts[-1][0] == counts[-1][1], what
+    n = len(with_progress.analysis.bottom_up)
+    assert steps["selection"][-1] == (n, n)
