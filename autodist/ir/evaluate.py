@@ -196,6 +196,15 @@ class Affine:
     def is_const(self) -> bool:
         return not self.terms
 
+    def value(self, env: Mapping[str, int]) -> int | None:
+        """The value given ``env`` (None: a variable it uses has no value there)."""
+        total = self.const
+        for v, c in self.terms:
+            if v not in env:
+                return None
+            total += c * env[v]
+        return total
+
     def __add__(self, other: "Affine") -> "Affine":
         acc = dict(self.terms)
         for v, c in other.terms:
@@ -281,11 +290,4 @@ def eval_affine(expr: Expr, env: Mapping[str, int]) -> int | None:
     """Value of an integer expression given some variable values, or None: through
     its affine form when it has one (terms cancel), else by :func:`int_value`."""
     a = affine(expr)
-    if a is None:
-        return int_value(expr, env)
-    total = a.const
-    for v, c in a.terms:
-        if v not in env:
-            return None
-        total += c * env[v]
-    return total
+    return int_value(expr, env) if a is None else a.value(env)

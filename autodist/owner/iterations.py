@@ -60,14 +60,7 @@ class Loop:
 
 def _value(form: ir.Affine | None, expr: ir.Expr, env: dict[str, int]) -> int | None:
     """:func:`eval_affine` through an affine form found before."""
-    if form is None:
-        return eval_affine(expr, env)
-    total = form.const
-    for v, c in form.terms:
-        if v not in env:
-            return None
-        total += c * env[v]
-    return total
+    return eval_affine(expr, env) if form is None else form.value(env)
 
 
 def phase_loops(phase: Phase) -> dict[int, Loop]:
