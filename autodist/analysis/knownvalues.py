@@ -70,6 +70,7 @@ from .parallel import summarize_effects
 Cell = tuple  # ("C", block, index[, subs]) | ("L", unit, name[, subs]) | ("D", unit, name[, subs])
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9_$]*")
+_CALLED = re.compile(r"([A-Za-z][A-Za-z0-9_$]*)\s*\(")
 
 #: How a value is known, strongest first: the weaker one wins when combined.
 STRENGTH = {"fixed": 0, "stated": 1, "default": 2}
@@ -365,6 +366,22 @@ class _Definitions:
             if unit.symbol(w) is not None:
                 self._target(unit.name, ir.Name(w), _Def(kind, span))
 
+    def _opaque(self, unit: ir.Unit, x: ir.OpaqueExpr, span: ir.Span) -> None:
+        """An expression the front end does not model may define any name it
+        holds, but an array section (``RMSZ(M, 0:GRID_POINTS(3)-1)``, an
+        intrinsic's or a routine's argument) only its array: its subscripts are
+        read, unless something in them is called (a name before a parenthesis
+        that is not an array of the unit)."""
+        text = x.text.upper()
+        if x.reason == "array section":
+            base = _WORD.match(text.lstrip())
+            called = [w for w in _CALLED.findall(text)[1:]
+                      if (sym := unit.symbol(w)) is None or sym.kind != ir.SymbolKind.VARIABLE or not sym.is_array]
+            if base is not None and not called:
+                self._target(unit.name, ir.Name(base.group(0)), _Def("unknown", span))
+                return
+        self._unknown_words(unit, text, span)
+
     # -- the units
 
     def _unit(self, u: ir.Unit) -> None:
@@ -399,7 +416,7 @@ class _Definitions:
                 if isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL:
                     self._actuals(u, x.name, x.args, s.span)
                 elif isinstance(x, ir.OpaqueExpr):
-                    self._unknown_words(u, x.text, s.span)
+                    self._opaque(u, x, s.span)
                 elif isinstance(x, ir.ImpliedDo):
                     self._target(name, ir.Name(x.var), _Def("unknown", s.span))
 

@@ -374,3 +374,76 @@ def test_iostat_and_inquire_results_are_definitions():
 """
     lps = _loops(analyze(read_text(src, "inq.f")), "INQ")
     assert [lp.trip_known for lp in lps.values()] == [False, False]
+
+
+SECTIONS = """\
+      PROGRAM SECT
+      INTEGER GP(3), NB, I, IER
+      REAL RMS, RMSZ(64), W(64)
+      COMMON /G/ GP, NB
+      OPEN (UNIT=2, FILE='size.in', STATUS='OLD', IOSTAT=IER)
+      IF (IER .EQ. 0) THEN
+         READ (2, *) GP(1), GP(2), GP(3)
+      ELSE
+         GP(1) = 12
+         GP(2) = 12
+         GP(3) = 12
+      END IF
+      NB = 40
+      DO 10 I = 1, GP(3)
+   10 RMSZ(I) = REAL(I)
+      RMS = SUM(RMSZ(1:GP(3)))
+      CALL FILL(W(1:NB))
+      CALL OTHER(RMS)
+      CALL LAST
+      PRINT *, RMS, W(1)
+      END
+
+      SUBROUTINE FILL(W)
+      REAL W(*)
+      W(1) = 1.0
+      END
+
+      SUBROUTINE OTHER(RMS)
+      INTEGER M
+      REAL RMS, A(100)
+      COMMON /H/ M
+      M = 30
+      A(1) = 1.0
+      RMS = RMS + SUM(A(1:NEXT(M)))
+      END
+
+      INTEGER FUNCTION NEXT(K)
+      INTEGER K
+      K = K + 1
+      NEXT = K
+      END
+
+      SUBROUTINE LAST
+      INTEGER GP(3), NB, I, J, M
+      REAL A(100)
+      COMMON /G/ GP, NB
+      COMMON /H/ M
+      DO 20 I = 1, GP(3)
+   20 A(I) = 0.0
+      DO 30 J = 1, NB
+   30 A(J) = A(J) + 1.0
+      DO 40 I = 1, M
+   40 A(I) = A(I) * 2.0
+      PRINT *, A(1)
+      END
+"""
+
+
+def test_an_array_section_reads_its_subscripts():
+    """``SUM(RMSZ(1:GP(3)))`` (an F90 section the front end keeps as an
+    opaque expression) defines nothing it names in its subscripts: GP(3) keeps
+    its read-or-default value (NPB 3.0 HPF's ERROR_NORM made every grid loop
+    of SP count 100 trips); a section whose subscripts call a function that
+    writes its argument (NEXT(M)) still makes what it names unknown."""
+    an = analyze(read_text(SECTIONS, "sect.f"))
+    first, nb, m = (lp for _, lp in sorted(_loops(an, "LAST").items()))
+    assert (first.trip_count, first.trip_source) == (12, "default")  # GP(3): read or 12
+    assert (nb.trip_count, nb.trip_known) == (40, True)  # NB: the section passed to FILL is W's
+    assert (m.trip_count, m.trip_known) == (100, False)  # M: NEXT(M) in a section may write it
+    assert _value(an, "GP(3)").how == "default" and _value(an, "M") is None
