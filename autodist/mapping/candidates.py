@@ -5,7 +5,12 @@
    loops that may run in parallel); it is partitioned into template
    dimensions (:func:`.align.align`: the exact ILP when it proves optimality in
    time, else DDT's min-cut heuristic) and offsets are chosen by retiming
-   (:mod:`.offsets`).  Each connected group of arrays gets one template.
+   (:mod:`.offsets`).  Each connected group of arrays gets one template,
+   split where only copies tie its arrays (``UZ(I,J,K) = U(I,J,K)``): the
+   parts are templates of one *family*, with the group's bounds, so that a
+   static mapping may distribute a copy otherwise than its original (the copy
+   is then a transpose, as HPF codes write their sweeps) or all of them alike
+   (then they are written as the one template).
 2. Distributions of a template: which template dimensions are distributed (at
    most ``max_distributed_dims``), how many processors each (every ordered
    factorization of P), and the format of each (from the profile's
@@ -39,12 +44,16 @@ class TemplateGroup:
     bounds: tuple[tuple[int, int], ...]
     members: tuple[tuple[str, tuple[object, ...]], ...]  # (global id, targets)
     triangular: tuple[int, ...] = ()  # template dims walked by triangular loops
+    #: the first template of the connected group this one was split from (only
+    #: copies tie them: ``B(I) = A(I)``), "" when not split; templates of one
+    #: family share their bounds and dimensions, so one distribution fits all
+    family: str = ""
 
     def layout(self, array: str, formats: tuple[Format, ...], grid: tuple[int, ...],
-               bounds: tuple[tuple[int, int], ...], procs_name: str = "P") -> Layout:
+               bounds: tuple[tuple[int, int], ...], procs_name: str = "P", name: str = "") -> Layout:
         targets = dict(self.members)[array]
         return Layout(bounds, self.bounds, tuple(targets), formats, grid,
-                      template_name=self.name, procs_name=procs_name)
+                      template_name=name or self.name, procs_name=procs_name)
 
 
 @dataclass(frozen=True)
@@ -122,12 +131,11 @@ def _runs_inside_private(an: ProgramAnalysis, table: ArrayTable) -> dict[str, se
 COMPETING_WEIGHT = 0.1
 
 
-def build_dag(an: ProgramAnalysis, table: ArrayTable, exclude: set[str] = frozenset()):
-    """The DAG over distributable global arrays of the whole program."""
-    b = DagBuilder(competing=COMPETING_WEIGHT, noncompeting=1.0)
-    for a in table.arrays:
-        if a.distributable and a.id not in exclude:
-            b.add_array(a.id, a.rank)
+def _affinities(an: ProgramAnalysis, table: ArrayTable, exclude: set[str]):
+    """What the DAG is built from, phase by phase: ("pattern", lhs, lhs
+    subscripts, rhs, rhs subscripts, pattern) for each array read of a
+    reference pattern, ("parallel", loop variable, [(array, dim)]) for each
+    parallel loop writing more than one array."""
     for proc, ph in _phases(an):
         if ph.kind != "loop":
             continue
@@ -147,7 +155,7 @@ def build_dag(an: ProgramAnalysis, table: ArrayTable, exclude: set[str] = frozen
                 rg = gid(r.array)
                 if rg is None or len(r.subscripts) != table.array(rg).rank or len(pat.lhs.subscripts) != table.array(lg).rank:
                     continue
-                b.add_pattern(lg, pat.lhs.subscripts, rg, r.subscripts, 1.0, loop_vars=set(pat.loops))
+                yield ("pattern", lg, pat.lhs.subscripts, rg, r.subscripts, pat)
         for lp in ph.loops:
             if not lp.parallel:
                 continue
@@ -162,8 +170,43 @@ def build_dag(an: ProgramAnalysis, table: ArrayTable, exclude: set[str] = frozen
                     if s is not None and s.vars == (lp.var,):
                         dims.append((lg, d))
             if len({a for a, _ in dims}) > 1:
-                b.add_parallel(lp.var, dims)
+                yield ("parallel", lp.var, dims)
+
+
+def build_dag(an: ProgramAnalysis, table: ArrayTable, exclude: set[str] = frozenset()):
+    """The DAG over distributable global arrays of the whole program."""
+    b = DagBuilder(competing=COMPETING_WEIGHT, noncompeting=1.0)
+    for a in table.arrays:
+        if a.distributable and a.id not in exclude:
+            b.add_array(a.id, a.rank)
+    for item in _affinities(an, table, exclude):
+        if item[0] == "pattern":
+            _, lg, lsubs, rg, rsubs, pat = item
+            b.add_pattern(lg, lsubs, rg, rsubs, 1.0, loop_vars=set(pat.loops))
+        else:
+            b.add_parallel(item[1], item[2])
     return b.build()
+
+
+def is_copy(pat) -> bool:
+    """An assignment that only copies one array's element into another's
+    (``RHSZ(M,I,J,K) = RHS(M,I,J,K)``): no arithmetic, one read."""
+    return pat.lhs is not None and pat.flops == 0 and len(pat.rhs) == 1 and pat.reduction is None
+
+
+def computed_together(an: ProgramAnalysis, table: ArrayTable, exclude: set[str]) -> set[frozenset[str]]:
+    """Pairs of arrays tied by more than a copy: one computed from the other,
+    or both written by one parallel loop."""
+    out: set[frozenset[str]] = set()
+    for item in _affinities(an, table, exclude):
+        if item[0] == "pattern":
+            _, lg, _, rg, _, pat = item
+            if not is_copy(pat):
+                out.add(frozenset((lg, rg)))
+        else:
+            arrays = sorted({a for a, _ in item[2]})
+            out.update(frozenset((a, b)) for a, b in itertools.combinations(arrays, 2))
+    return out
 
 
 def _triangular_dims(an: ProgramAnalysis, table: ArrayTable, classes: dict) -> set[tuple[str, int]]:
@@ -213,16 +256,18 @@ def align_program(an: ProgramAnalysis, table: ArrayTable, time_limit: float) -> 
     classes = result.partition.as_dict()
     shifts = dict(offsets.shifts)
     tri = _triangular_dims(an, table, classes)
-    # connected groups of arrays (by affinity or parallel edges)
+    # connected groups of arrays (by affinity or parallel edges), each split
+    # where only copies tie its arrays (a copy between templates is a remap)
     import networkx as nx
 
     g = nx.Graph()
     g.add_nodes_from(dag.arrays)
     g.add_edges_from((u[0], v[0]) for u, v in dag.weights)
-    comps = sorted((sorted(c, key=dag.arrays.index) for c in nx.connected_components(g)),
-                   key=lambda c: dag.arrays.index(c[0]))
-    groups = []
-    for k, comp in enumerate(comps):
+    together = computed_together(an, table, private)
+    order = dag.arrays.index
+    comps = sorted((sorted(c, key=order) for c in nx.connected_components(g)), key=lambda c: order(c[0]))
+    templates: list[list[TemplateGroup]] = []  # per connected group, its parts
+    for comp in comps:
         width = max(table.array(a).rank for a in comp)
         # template dims actually used, renumbered densely in class order
         used = sorted({classes[(a, d)] for a in comp for d in range(table.array(a).rank)})
@@ -231,7 +276,7 @@ def align_program(an: ProgramAnalysis, table: ArrayTable, time_limit: float) -> 
         tindex = {c: i for i, c in enumerate(used)}
         lo = [None] * len(used)
         hi = [None] * len(used)
-        members = []
+        targets_of = {}
         tri_t = set()
         for a in comp:
             arr = table.array(a)
@@ -245,10 +290,19 @@ def align_program(an: ProgramAnalysis, table: ArrayTable, time_limit: float) -> 
                 hi[t] = bhi + s if hi[t] is None else max(hi[t], bhi + s)
                 if (a, d) in tri:
                     tri_t.add(t)
-            members.append((a, tuple(targets)))
+            targets_of[a] = tuple(targets)
         bounds = tuple((l if l is not None else 1, h if h is not None else 1) for l, h in zip(lo, hi))
-        name = "T" if len(comps) == 1 else f"T{k + 1}"
-        groups.append(TemplateGroup(name, bounds, tuple(members), tuple(sorted(tri_t))))
+        core = nx.Graph()
+        core.add_nodes_from(comp)
+        core.add_edges_from(tuple(pair) for pair in together if len(pair) == 2 and pair <= set(comp))
+        parts = sorted((sorted(c, key=order) for c in nx.connected_components(core)), key=lambda c: order(c[0]))
+        # the group's name ("T", "T3"), its parts after the first "T_2", "T3_2"
+        name = "T" if len(comps) == 1 else f"T{len(templates) + 1}"
+        family = name if len(parts) > 1 else ""
+        templates.append([TemplateGroup(name if j == 0 else f"{name}_{j + 1}", bounds,
+                                        tuple((a, targets_of[a]) for a in part), tuple(sorted(tri_t)), family)
+                          for j, part in enumerate(parts)])
+    groups = [g for parts in templates for g in parts]
     return Alignment(tuple(groups), result, offsets, replicated)
 
 
@@ -315,8 +369,9 @@ def _grids(nprocs: int, k: int, extents: list[int]) -> list[tuple[int, ...]]:
     return list(out)
 
 
-def group_layouts(group: TemplateGroup, dist: Distribution, table: ArrayTable) -> dict[str, Layout]:
-    return {a: group.layout(a, dist.formats, dist.grid, table.array(a).bounds) for a, _ in group.members}
+def group_layouts(group: TemplateGroup, dist: Distribution, table: ArrayTable, name: str = "") -> dict[str, Layout]:
+    """The layouts of the group's arrays, their template named ``name`` (else the group's)."""
+    return {a: group.layout(a, dist.formats, dist.grid, table.array(a).bounds, name=name) for a, _ in group.members}
 
 
 def phase_arrays(proc_name: str, ph: Phase, table: ArrayTable) -> dict[str, str]:

@@ -57,11 +57,14 @@ def mapping_for(alignment: Alignment, choice: dict[str, Distribution], table, fi
     template's layouts per distribution, so that the mappings of a search share
     their layouts (the evaluator then compares them by identity)."""
     layouts: dict[str, Layout] = {}
+    apart = {g.family for g in alignment.groups if g.family and choice[g.name] != choice[g.family]}
     for g in alignment.groups:
-        key = (g.name, choice[g.name])
+        # a family distributed alike is the one template it was split from
+        name = g.family if g.family and g.family not in apart else g.name
+        key = (g.name, choice[g.name], name)
         got = memo.get(key) if memo is not None else None
         if got is None:
-            got = group_layouts(g, choice[g.name], table)
+            got = group_layouts(g, choice[g.name], table, name)
             if memo is not None:
                 memo[key] = got
         layouts.update(got)
@@ -101,7 +104,7 @@ def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: Machi
         if total <= MAX_COMBINATIONS:
             out = _enumerate(names, options, run, prepare, tell)
         else:
-            out = _descend(names, options, run, prepare, tell)
+            out = _descend(names, options, run, prepare, tell, _families(alignment))
     out.sort(key=lambda c: (c.total, c.describe()))
     return prefer_replication(out)
 
@@ -121,53 +124,72 @@ def _enumerate(names: list[str], options: dict[str, list[Distribution]], run, pr
     return out
 
 
+def _families(alignment: Alignment) -> dict[str, tuple[str, ...]]:
+    """First template of a family -> the templates split from one connected
+    group (see :class:`.candidates.TemplateGroup`), for families of two or more."""
+    out: dict[str, list[str]] = {}
+    for g in alignment.groups:
+        if g.family:
+            out.setdefault(g.family, []).append(g.name)
+    return {f: tuple(ns) for f, ns in out.items() if len(ns) > 1}
+
+
 def _descend(names: list[str], options: dict[str, list[Distribution]], run, prepare,
-             tell: Progress) -> list[StaticCandidate]:
+             tell: Progress, families: dict[str, tuple[str, ...]] | None = None) -> list[StaticCandidate]:
     """Coordinate descent from the first option of each template, one
     template at a time: its processor arrangements first (each with the
     formats the profile lists first), then the other formats of the best
-    arrangements.  The trials of one template share the other templates'
-    choices, so each round's trials are priced together ahead (on workers
-    when there are any) and then taken in order."""
+    arrangements.  The templates of a family (split where only copies tie
+    them) first move together, as the one template they were, then one by
+    one.  The trials of one step share the other templates' choices, so each
+    round's trials are priced together ahead (on workers when there are any)
+    and then taken in order."""
+    families = families or {}
     choice = {n: options[n][0] for n in names}
     best = [run(choice)]
     seen = {_key(names, choice): best[0]}
 
-    def ahead(n: str, ds: list[Distribution]) -> None:
-        trials = [dict(choice, **{n: d}) for d in ds]
+    def ahead(ns: tuple[str, ...], ds: list[Distribution]) -> None:
+        trials = [dict(choice, **{n: d for n in ns}) for d in ds]
         prepare([t for t in trials if _key(names, t) not in seen])
 
-    def take(n: str, d: Distribution) -> float:
-        """Try template ``n`` distributed ``d`` with the others as chosen; keep it if cheaper."""
-        trial = dict(choice, **{n: d})
+    def take(ns: tuple[str, ...], d: Distribution) -> float:
+        """Try templates ``ns`` distributed ``d`` with the others as chosen; keep it if cheaper."""
+        trial = dict(choice, **{n: d for n in ns})
         key = _key(names, trial)
         if key not in seen:
             seen[key] = run(trial)
         cand = seen[key]
         if cand.total < best[0].total - 1e-15 or (cand.total <= best[0].total and _fewer_distributed(cand, best[0])):
             best[0] = cand
-            choice[n] = d
+            choice.update(trial)
         return cand.total
 
+    steps = []
+    for n in names:
+        if n in families:
+            steps.append(families[n])
+        steps.append((n,))
     shapes = {n: _shapes(options[n]) for n in names}
     rounds = 0
     while True:
         before = best[0]
         rounds += 1
-        for i, n in enumerate(names):
-            tell(f"static search, round {rounds}", i, len(names))
+        for i, ns in enumerate(steps):
+            tell(f"static search, round {rounds}", i, len(steps))
+            n = ns[0]
             if len(shapes[n]) <= REFINED_SHAPES:
-                ahead(n, options[n])
+                ahead(ns, options[n])
                 for d in options[n]:
-                    take(n, d)
+                    take(ns, d)
                 continue
-            ahead(n, [shape[0] for shape in shapes[n]])
-            ranked = sorted(((take(n, shape[0]), k) for k, shape in enumerate(shapes[n])))
+            ahead(ns, [shape[0] for shape in shapes[n]])
+            ranked = sorted(((take(ns, shape[0]), k) for k, shape in enumerate(shapes[n])))
             refined = [d for _, k in ranked[:REFINED_SHAPES] for d in shapes[n][k][1:]]
-            ahead(n, refined)
+            ahead(ns, refined)
             for d in refined:
-                take(n, d)
-        tell(f"static search, round {rounds}", len(names), len(names))
+                take(ns, d)
+        tell(f"static search, round {rounds}", len(steps), len(steps))
         if best[0] is before:
             break
     return list(seen.values())

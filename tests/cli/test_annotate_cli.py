@@ -170,10 +170,10 @@ def test_arrangement_names_never_clash_with_the_programs_own_directives(tmp_path
 
 
 def test_dynamic_arrays_with_other_alignments_are_realigned(tmp_path):
-    # 40 points: at 20, keeping every array whole is cheapest on manycore_smp
-    # (a parallel loop's start costs more than its share of the work)
-    src = tmp_path / "tred40.f"
-    src.write_text((SAMPLES / "tred2.f").read_text().replace("NM = 64, N = 64", "NM = 40, N = 40"))
+    # 64 points on manycore_smp: Z, aligned with E, moves between whole and
+    # columns (at 20 points keeping every array whole is cheapest: a parallel
+    # loop's start costs more than its share of the work)
+    src = SAMPLES / "tred2.f"
     out = tmp_path / "t.f"
     assert main(["annotate", str(src), "--procs", "4", "--mode", "dynamic", "--machine", "manycore_smp",
                  "-o", str(out), "-q"]) == 0
@@ -192,19 +192,19 @@ def test_dynamic_arrays_with_other_alignments_are_realigned(tmp_path):
 
 
 def test_templates_of_remapped_arrays_never_take_a_name_of_the_program(tmp_path):
-    # the program uses the names autodist gives the templates of D's versions
-    # (T_D, T1_D; NPB BT's timer index T_RHS met its template T_RHS)
-    text = (SAMPLES / "tred2.f").read_text().replace("NM = 64, N = 64", "NM = 40, N = 40")
-    text = text.replace("      INTEGER I, J, K\n", "      INTEGER I, J, K, T_D, T1_D\n", 1)
+    # the program uses the names autodist gives the templates of E's versions
+    # (T_E, T1_E; NPB BT's timer index T_RHS met its template T_RHS)
+    text = (SAMPLES / "tred2.f").read_text()
+    text = text.replace("      INTEGER I, J, K\n", "      INTEGER I, J, K, T_E, T1_E\n", 1)
     text = text.replace("      SUBROUTINE TRED2(NM, N, A, D, E, Z)\n",
-                        "      SUBROUTINE TRED2(NM, N, A, D, E, Z)\n      INTEGER T_D, T1_D\n", 1)
-    src = tmp_path / "tred40.f"
+                        "      SUBROUTINE TRED2(NM, N, A, D, E, Z)\n      INTEGER T_E, T1_E\n", 1)
+    src = tmp_path / "tred.f"
     src.write_text(text)
     out = tmp_path / "t.f"
     assert main(["annotate", str(src), "--procs", "4", "--mode", "dynamic", "--machine", "manycore_smp",
                  "-o", str(out), "-q"]) == 0
     written = out.read_text()
-    assert "REALIGN D(I) WITH T_D_(I, *)" in written and "TEMPLATE T_D_(40, 40), T1_D_(40, 40)" in written
+    assert "REALIGN E(I) WITH T1_E_(I, *)" in written and "TEMPLATE T_E_(64, 64), T1_E_(64, 64)" in written
     # autodist reads its own output back, as the runtime does before running it
     assert main(["analyze", str(out), "-q"]) == 0
 
