@@ -13,8 +13,9 @@ the current iteration) and checking every read against them:
   or after a jump it covers nothing;
 * at the end of a DO loop, the boxes written in its body become boxes over
   the loop's range when each is exactly the set written (unit step, the
-  loop variable with coefficient +-1 in one subscript), the others are
-  dropped unless the loop surely runs;
+  loop variable with coefficient +-1 in one subscript), or one box per value
+  of a loop of a few values (``DO K = 0, N-1, N-1``: the two boundary
+  planes), the others are dropped unless the loop surely runs;
 * a read inside a loop body is covered when its box (for the current
   iteration, or over the ranges of the loops around it) lies inside a
   union of covered boxes (boxes that touch are merged);
@@ -97,6 +98,27 @@ class _Loop:
     exact: bool  # unit step: every value in [lo, hi] is taken
     runs: bool  # surely at least one trip
     unstable: set = field(default_factory=set)  # variables the body may change
+
+
+#: a loop of at most this many values, not one apart, covers each value's section
+MAX_POINTS = 16
+
+
+def _points(s: ir.Do, step: int | None, start: ir.Affine | None, end: ir.Affine | None) -> list[ir.Affine] | None:
+    """The values of a loop that takes a few values not one apart, each
+    exactly: the two ends of ``DO I = A, B, B - A`` (the boundary planes of a
+    grid, ``DO K = 0, N-1, N-1``: a zero step is an error, so A differs from
+    B) or the values of a constant non-unit step over constant bounds; None
+    for other loops."""
+    if start is None or end is None:
+        return None
+    if step is None:
+        stride = aff(s.step) if s.step is not None else None
+        return [start, end] if stride is not None and stride == end - start else None
+    if step in (1, -1) or not (start.is_const and end.is_const):
+        return None
+    values = range(start.const, end.const + (1 if step > 0 else -1), step)
+    return [ir.Affine(v) for v in values] if 0 < len(values) <= MAX_POINTS else None
 
 
 class Walker:
@@ -388,8 +410,12 @@ class Walker:
         body_unstable = self.unstable_of(s.body)
         if lo is not None and any(base(v) in body_unstable for v in lo.vars + hi.vars):  # type: ignore[union-attr]
             lo = hi = None
+        points = _points(s, st, a, b)
+        if points is not None and (not self._stable(tuple((p, p) for p in points), loops)
+                                   or any(base(v) in body_unstable for p in points for v in p.vars)):
+            points = None
         lp = _Loop(s.var, lo, hi, st in (1, -1) and lo is not None,
-                   lo is not None and le(lo, hi), body_unstable)  # type: ignore[arg-type]
+                   (lo is not None and le(lo, hi)) or points is not None, body_unstable)  # type: ignore[arg-type]
         self.changed({s.var})
         if s.var == self.t.name:
             self.write(() if self.t.rank == 0 else None, conditional)
@@ -402,6 +428,10 @@ class Walker:
             if not mentions(box, s.var):
                 if lp.runs:
                     self.covers.append(box)
+                continue
+            if points is not None:  # the loop takes these values and no other
+                self.covers.extend(tuple((subst(l_, s.var, v), subst(h_, s.var, v)) for l_, h_ in box)
+                                   for v in points)
                 continue
             if not lp.exact:
                 continue

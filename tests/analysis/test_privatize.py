@@ -65,3 +65,51 @@ def test_a_scalar_set_before_a_loop_and_stepped_inside_is_not_substituted():
     an = analyze(read_text(text, "v.f"))
     lp = an.procedures[0].phases[0].loops[0]
     assert not lp.parallel and "scalar IX" in lp.reason
+
+
+ENDS = """
+      PROGRAM E
+      INTEGER N, I, K, II, M
+      DOUBLE PRECISION U(12,12), LHS(5,0:11)
+      COMMON /SZ/ N
+      N = {n}
+      DO 5 I = 1, 12
+         DO 5 K = 1, 12
+    5 U(K,I) = DBLE(I+K)
+      DO 50 I = 1, 12
+         DO 20 II = 0, N-1, {step}
+            DO 20 M = 1, 5
+               LHS(M,II) = 0.0D0
+   20    CONTINUE
+         DO 30 K = 1, N-2
+            DO 30 M = 1, 5
+               LHS(M,K) = U(K,I) * DBLE(M)
+   30    CONTINUE
+         DO 40 K = 1, N-1
+            U(K,I) = LHS(3,K) + LHS(2,K-1)
+   40    CONTINUE
+   50 CONTINUE
+      PRINT *, U(3,3)
+      END
+"""
+
+
+def _ends_loop(n: str, step: str):
+    an = analyze(read_text(ENDS.format(n=n, step=step), "e.f"))
+    return next(lp for ph in an.procedures[0].phases if "LHS" in ph.arrays for lp in ph.loops if lp.depth == 0)
+
+
+def test_the_two_ends_of_a_loop_stepping_from_one_end_to_the_other_are_written():
+    """``DO II = 0, N-1, N-1`` writes the two boundary planes (NPB's idiom),
+    with N read from COMMON or a constant: with the interior 1..N-2 they
+    cover LHS(:, 0:N-1), private to the I loop."""
+    n = "12\n      READ *, N"
+    for lp in (_ends_loop(n, "N-1"), _ends_loop("12", "11")):
+        assert lp.parallel and lp.private_arrays == ("LHS",), lp.reason
+
+
+def test_a_loop_stepping_past_an_end_covers_only_what_it_takes():
+    """``DO II = 0, N-1, N-2`` takes 0 and N-2 (not N-1): LHS(:, N-1) is read
+    before it is written in the iteration, and LHS is not private."""
+    lp = _ends_loop("12\n      READ *, N", "N-2")
+    assert not lp.parallel and "LHS" not in lp.private_arrays
