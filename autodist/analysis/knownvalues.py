@@ -26,7 +26,9 @@ The rule (flow-insensitive, interprocedural, optimistic like SCCP):
   may write (Effects.writes_args; a procedure outside the program may write
   each argument), an assignment or READ to the array with a subscript that
   is not constant (every element), and any variable an unmodelled statement
-  names.  Definitions may read other variables: the values are found by
+  names.  Definitions may read other variables and call the program's
+  small integer functions (``M = ILOG2(N)``, run on the arguments' values by
+  :func:`.intfunctions.integer_result`): the values are found by
   an optimistic fixpoint (a cycle ``N1 = 2*N1H``, ``N1H = N1/2`` with
   ``N1 = 128`` is consistent), then what stays undecided is unknown.
 * The variable is *fixed* at ``v`` when every definition gives ``v``; its
@@ -61,6 +63,7 @@ from .. import ir
 from ..errors import UsageError
 from ..ir.nodes import INQUIRED
 from .callgraph import bottom_up, call_graph
+from .intfunctions import integer_result
 from .loops import variable_key as _key
 from .model import AnalysisOptions, Effects, KnownValue
 from .parallel import summarize_effects
@@ -531,6 +534,20 @@ class _Evaluator(ir.IntEvaluator):
     def name(self, name: str) -> int | None:
         return self._look(self.solver.cells.scalar(self.unit, name))
 
+    def function(self, f: ir.FuncRef) -> int | None:
+        """An intrinsic, or a small integer function of the program run on
+        its arguments' values (``LOG = ILOG2(N2)``)."""
+        callee = self.solver.cells.units.get(f.name) if f.kind == ir.FuncKind.EXTERNAL else None
+        if callee is None:
+            return super().function(f)
+        args = tuple(self(a) for a in f.args)
+        if any(v is None for v in args):
+            return None
+        key = (f.name, args)
+        if key not in self.solver.results:
+            self.solver.results[key] = integer_result(callee, list(args))  # type: ignore[arg-type]
+        return self.solver.results[key]
+
     def _look(self, cell: Cell | None) -> int | None:
         if cell is None:
             return None
@@ -551,6 +568,7 @@ class _Solver:
         self.defs = defs
         self.stated = stated
         self.state: dict[Cell, object] = {}
+        self.results: dict[tuple, int | None] = {}  # (function, argument values) -> its result
 
     def state_of(self, cell: Cell) -> object:
         if cell in self.stated:

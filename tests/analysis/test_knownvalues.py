@@ -447,3 +447,86 @@ def test_an_array_section_reads_its_subscripts():
     assert (nb.trip_count, nb.trip_known) == (40, True)  # NB: the section passed to FILL is W's
     assert (m.trip_count, m.trip_known) == (100, False)  # M: NEXT(M) in a section may write it
     assert _value(an, "GP(3)").how == "default" and _value(an, "M") is None
+
+
+FUNCTIONS = """\
+      PROGRAM FN
+      INTEGER N, M, K, J, I, ILOG2, NEXTP, BUMPED, FOREVER
+      COMMON /C/ N, M, K, J, I
+      N = 64
+      M = ILOG2(N)
+      K = NEXTP(N + 1)
+      J = BUMPED(N)
+      I = FOREVER(N)
+      CALL WORK
+      END
+
+      INTEGER FUNCTION ILOG2(N)
+      INTEGER N, NN, LG
+      IF (N .EQ. 1) THEN
+         ILOG2 = 0
+         RETURN
+      ENDIF
+      LG = 1
+      NN = 2
+      DO WHILE (NN .LT. N)
+         NN = NN * 2
+         LG = LG + 1
+      END DO
+      ILOG2 = LG
+      END
+
+      INTEGER FUNCTION NEXTP(N)
+      INTEGER N, I
+      NEXTP = 1
+      DO 10 I = 1, 30
+         IF (NEXTP .GE. N) RETURN
+         NEXTP = NEXTP * 2
+   10 CONTINUE
+      END
+
+      INTEGER FUNCTION BUMPED(N)
+      INTEGER N, NCALL
+      COMMON /CNT/ NCALL
+      NCALL = NCALL + 1
+      BUMPED = N
+      END
+
+      INTEGER FUNCTION FOREVER(N)
+      INTEGER N, I
+      I = 0
+      DO WHILE (I .LT. N)
+         I = I - 1
+      END DO
+      FOREVER = I
+      END
+
+      SUBROUTINE WORK
+      INTEGER N, M, K, J, I, L
+      REAL A(1000)
+      COMMON /C/ N, M, K, J, I
+      DO 10 L = 1, M
+   10 A(L) = 0.0
+      DO 20 L = 1, K
+   20 A(L) = A(L) + 1.0
+      DO 30 L = 1, J
+   30 A(L) = A(L) * 2.0
+      DO 40 L = 1, I
+   40 A(L) = A(L) - 1.0
+      PRINT *, A(1)
+      END
+"""
+
+
+def test_sizes_computed_by_small_integer_functions_are_known():
+    """``M = ILOG2(N)`` (NPB FT's radix-2 passes) with N fixed: the function
+    is run on 64 and M is 6; NEXTP(65) = 128 (a RETURN inside a loop); a
+    function that writes COMMON gives no value, and one whose loop does not
+    end is given up after MAX_STEPS statements."""
+    an = analyze(read_text(FUNCTIONS, "fn.f"))
+    m, k, j, i = (lp for _, lp in sorted(_loops(an, "WORK").items()))
+    assert (m.trip_count, m.trip_known) == (6, True)
+    assert (k.trip_count, k.trip_known) == (128, True)
+    assert (j.trip_count, j.trip_known) == (100, False)
+    assert (i.trip_count, i.trip_known) == (100, False)
+    assert {(v.name, v.value) for v in an.values} >= {("M", 6), ("K", 128)}
