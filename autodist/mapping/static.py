@@ -140,10 +140,10 @@ def _descend(names: list[str], options: dict[str, list[Distribution]], run, prep
     template at a time: its processor arrangements first (each with the
     formats the profile lists first), then the other formats of the best
     arrangements.  The templates of a family (split where only copies tie
-    them) first move together, as the one template they were, then one by
-    one.  The trials of one step share the other templates' choices, so each
-    round's trials are priced together ahead (on workers when there are any)
-    and then taken in order."""
+    them) move together, as the one template they were, and at the end of
+    each round one by one over their arrangements.  The trials of one step
+    share the other templates' choices, so each round's trials are priced
+    together ahead (on workers when there are any) and then taken in order."""
     families = families or {}
     choice = {n: options[n][0] for n in names}
     best = [run(choice)]
@@ -165,19 +165,23 @@ def _descend(names: list[str], options: dict[str, list[Distribution]], run, prep
             choice.update(trial)
         return cand.total
 
-    steps = []
-    for n in names:
-        if n in families:
-            steps.append(families[n])
-        steps.append((n,))
+    # each template (a family as one), then, from there, each member of a
+    # family apart over its processor arrangements (the profile's first formats)
+    steps = [(families.get(n, (n,)), True) for n in names if n in families or not any(n in f for f in families.values())]
+    steps += [((n,), False) for f in families.values() for n in f]
     shapes = {n: _shapes(options[n]) for n in names}
     rounds = 0
     while True:
         before = best[0]
         rounds += 1
-        for i, ns in enumerate(steps):
+        for i, (ns, refine) in enumerate(steps):
             tell(f"static search, round {rounds}", i, len(steps))
             n = ns[0]
+            if not refine:
+                ahead(ns, [shape[0] for shape in shapes[n]])
+                for shape in shapes[n]:
+                    take(ns, shape[0])
+                continue
             if len(shapes[n]) <= REFINED_SHAPES:
                 ahead(ns, options[n])
                 for d in options[n]:

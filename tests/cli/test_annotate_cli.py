@@ -204,7 +204,9 @@ def test_templates_of_remapped_arrays_never_take_a_name_of_the_program(tmp_path)
     assert main(["annotate", str(src), "--procs", "4", "--mode", "dynamic", "--machine", "manycore_smp",
                  "-o", str(out), "-q"]) == 0
     written = out.read_text()
-    assert "REALIGN E(I) WITH T1_E_(I, *)" in written and "TEMPLATE T_E_(64, 64), T1_E_(64, 64)" in written
+    templates = [ln for ln in written.splitlines() if ln.startswith("CHPF$ TEMPLATE")]
+    assert "REALIGN E(I) WITH T1_E_(I, *)" in written
+    assert any("T_E_(64, 64)" in ln and "T1_E_(64, 64)" in ln for ln in templates), templates
     # autodist reads its own output back, as the runtime does before running it
     assert main(["analyze", str(out), "-q"]) == 0
 
