@@ -44,6 +44,12 @@ The rule (flow-insensitive, interprocedural, optimistic like SCCP):
   value of a variable (in every unit that has it; through COMMON also under
   other names): its loops, and those of variables computed from it, count
   as known, without changing the program the other stages see.
+* A COMMON scalar the main program sets once from others it has set before
+  (``NZ2 = GRID_POINTS(3) - 2`` after reading or defaulting the grid) is
+  *related*: in the other units it always equals that expression
+  (:func:`.relations.relations` says when).  The kill analysis reads it so
+  (:attr:`Propagation.related`), so that a work array written up to
+  ``GRID_POINTS(3)-1`` covers reads up to ``NZ2+1``; nothing else changes.
 
 Sound for conforming programs: a fixed variable holds ``v`` whenever it has
 a value at all (Fortran 77 leaves a variable without DATA undefined until
@@ -67,6 +73,7 @@ from .intfunctions import integer_result
 from .loops import variable_key as _key
 from .model import AnalysisOptions, Effects, KnownValue
 from .parallel import summarize_effects
+from .relations import main_name, related_names, relations
 
 # --------------------------------------------------------------------------- variables
 
@@ -118,6 +125,10 @@ class Propagation:
 
     values: tuple[KnownValue, ...] = ()
     units: dict[str, UnitValues] = field(default_factory=dict)
+    #: per unit, its names of COMMON scalars that always equal an expression of
+    #: other variables there (``NZ2`` -> ``GRID_POINTS(3) - 2``, see
+    #: :func:`_relations`): for the kill and privatization analysis only
+    related: dict[str, dict[str, ir.Expr]] = field(default_factory=dict)
 
     def for_unit(self, name: str) -> UnitValues | None:
         return self.units.get(name)
@@ -860,6 +871,7 @@ def propagate(program: ir.Program, options: AnalysisOptions | None = None) -> tu
     stated = _stated_cells(program, cells, options.trip_values)
     solver = _Solver(cells, defs, stated)
     solver.solve()
+    related = relations(program, cells, defs, solver)
 
     def value_of(cell: Cell | None) -> tuple[int, str] | None:
         if cell is None:
@@ -902,6 +914,8 @@ def propagate(program: ir.Program, options: AnalysisOptions | None = None) -> tu
         new = sub.unit_(uv.substituted)
         new_units.append(new)
         result.units[u.name] = uv
+        if u.kind != ir.UnitKind.PROGRAM and (names := related_names(u, related, cells, main_name(program))):
+            result.related[u.name] = names
     out = []
     for cell, info in found.items():
         ds = solver.definitions(cell) if cell not in stated else []

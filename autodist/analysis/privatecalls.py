@@ -40,6 +40,7 @@ class ProgramFacts:
         self.callers = callers  # unit -> units calling it directly
         self.units = {u.name: u for u in program.units}
         self._cache: dict = {}
+        self._loops: dict = {}
 
     def ancestors(self, name: str) -> frozenset[str]:
         seen = {name}
@@ -64,7 +65,10 @@ class ProgramFacts:
         return walker(unit, t, self.summaries, self.effects, self.commons, self.units, region, resets, stop_at)
 
     def private(self, unit: ir.Unit, loop: ir.Do, name: str) -> tuple[bool, str]:
-        """Is ``name`` private to ``loop``?  (yes/no, and why)."""
+        """Is ``name`` private to ``loop``?  (yes/no, and why).  ``unit`` and
+        ``loop`` may be the analyzed program's: the walk is over this one's
+        (the same statements, related sizes substituted)."""
+        unit, loop = self._own(unit, loop)
         t = target_of(unit, name, self.commons)
         sym = unit.symbol(name)
         if t is None or sym is None:
@@ -94,6 +98,18 @@ class ProgramFacts:
         if t.slot is None:
             return True, f"{how}; dead after the loop"
         return True, f"{how}; dead after the loop in every unit using /{t.slot[0]}/"
+
+    def _own(self, unit: ir.Unit, loop: ir.Do) -> tuple[ir.Unit, ir.Do]:
+        """This program's unit and loop for the analyzed program's."""
+        mine = self.units.get(unit.name)
+        if mine is None or mine is unit:
+            return unit, loop
+        key = (unit.name, loop.span, loop.var)
+        if key not in self._loops:
+            self._loops[key] = next((s for s in mine.statements() if isinstance(s, ir.Do) and s.span == loop.span
+                                     and s.var == loop.var), None)
+        found = self._loops[key]
+        return (mine, found) if found is not None else (unit, loop)
 
     def _touches(self, unit: ir.Unit, nest: ir.Stmt, t: Target) -> bool:
         for s in ir.walk((nest,)):

@@ -78,6 +78,14 @@ def _known_values(program: ir.Program, options: AnalysisOptions) -> tuple[ir.Pro
     return program, known
 
 
+def _related(unit: ir.Unit, related: dict[str, ir.Expr] | None) -> ir.Unit:
+    """``unit`` with its reads of related names (:attr:`.knownvalues.Propagation.related`)
+    replaced by what they equal."""
+    if not related:
+        return unit
+    return ir.map_exprs(unit, lambda e: related.get(e.name, e) if isinstance(e, ir.Name) else e)
+
+
 def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> ProgramAnalysis:
     """Analyze every unit of ``program`` (callees first)."""
     options = options or AnalysisOptions()
@@ -91,16 +99,19 @@ def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> Prog
     readers = _common_readers(program, commons)
     effects: dict[str, Effects] = {}
     summaries: dict[str, KillSummary] = {}
-    units = {u.name: u for u in program.units}
+    # the kill analysis reads sizes the main program relates (NZ2 as
+    # GRID_POINTS(3) - 2), so that writes and reads bounded by either compare
+    units = {u.name: _related(u, known.related.get(u.name)) for u in program.units}
     for name in order:  # what each procedure does, before loops ask about callers too
         unit = program.unit(name)
         assert unit is not None
         effects[name] = summarize_effects(unit, effects, commons)
-        summaries[name] = summarize_kills(unit, summaries, effects, commons, units)
+        summaries[name] = summarize_kills(units[name], summaries, effects, commons, units)
     callers: dict[str, set[str]] = {}
     for a, b in g.edges():
         callers.setdefault(b, set()).add(a)
-    facts = ProgramFacts(program, summaries, effects, commons, callers)
+    facts = ProgramFacts(replace(program, units=tuple(units[u.name] for u in program.units)), summaries, effects,
+                         commons, callers)
     functions = frozenset(u.name for u in program.units if u.kind == "function")
     results: dict[str, ProcedureAnalysis] = {}
     site_freq: dict[str, dict[int, float]] = {}

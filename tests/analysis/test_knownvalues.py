@@ -530,3 +530,72 @@ def test_sizes_computed_by_small_integer_functions_are_known():
     assert (j.trip_count, j.trip_known) == (100, False)
     assert (i.trip_count, i.trip_known) == (100, False)
     assert {(v.name, v.value) for v in an.values} >= {("M", 6), ("K", 128)}
+
+
+RELATED = """\
+      PROGRAM REL
+      INTEGER GP(3), NZ, IER, I, J
+      DOUBLE PRECISION U(0:63,0:63)
+      COMMON /G/ GP, NZ
+      COMMON /F/ U
+      OPEN (UNIT=2, FILE='rel.in', STATUS='OLD', IOSTAT=IER)
+   10 IF (IER .EQ. 0) THEN
+         READ (2, *) GP(1), GP(2), GP(3)
+      ELSE
+         GP(1) = 12
+         GP(2) = 12
+         GP(3) = 12
+      END IF
+      NZ = GP(3) - 2
+{after}
+      DO 20 J = 0, 63
+         DO 20 I = 0, 63
+   20 U(I,J) = DBLE(I - J)
+      CALL SOLVE
+      PRINT *, U(3,3)
+      END
+
+      SUBROUTINE SOLVE
+      INTEGER GP(3), NZ, I, K
+      DOUBLE PRECISION U(0:63,0:63), W(0:63)
+      COMMON /G/ GP, NZ
+      COMMON /F/ U
+      COMMON /WORK/ W
+      DO 30 I = 1, 62
+         DO 10 K = 0, GP(3) - 1
+   10    W(K) = U(I,K)
+         DO 20 K = 1, NZ
+   20    U(I,K) = W(K-1) + W(K+1)
+   30 CONTINUE
+      END
+"""
+
+
+def _solve_loop(text: str):
+    an = analyze(read_text(text, "rel.f"))
+    return next(lp for ph in an.procedure("SOLVE").phases for lp in ph.loops if lp.depth == 0), an
+
+
+def test_a_size_the_main_program_computes_once_from_others_equals_them_everywhere():
+    """NPB's ``NZ2 = GRID_POINTS(3) - 2`` after reading or defaulting the
+    grid: W (a COMMON work array, as NPB SP's line solvers' ``CV``) written
+    over 0..GP(3)-1 covers the reads up to NZ+1, so W is private to the I
+    loop; the loops keep their own bounds (the relation is for the kill
+    analysis only)."""
+    lp, an = _solve_loop(RELATED.format(after=""))
+    assert lp.parallel and lp.private_arrays == ("W",), lp.reason
+    inner = sorted((x.line, x.trip_count, x.trip_names) for ph in an.procedure("SOLVE").phases
+                   for x in ph.loops if x.depth == 1)
+    assert [(t, names) for _, t, names in inner] == [(12, ("GP(3)",)), (10, ("NZ",))]
+
+
+@pytest.mark.parametrize("text", [
+    RELATED.format(after="      GP(3) = GP(3) + 1"),  # the grid changed after NZ was computed
+    RELATED.format(after="      IF (IER .GT. 0) GO TO 10"),  # a jump back: NZ's assignment may run again
+    RELATED.format(after="      NZ = NZ - 1"),  # a second definition
+    # SOLVE run before NZ is set sees it unset (zero in gfortran's static storage)
+    RELATED.format(after="").replace("      NZ = GP(3) - 2\n", "      CALL SOLVE\n      NZ = GP(3) - 2\n"),
+], ids=["changed after", "jump back", "defined twice", "seen before"])
+def test_no_relation_when_it_may_not_hold(text):
+    lp, _ = _solve_loop(text)
+    assert not lp.parallel and "W" not in lp.private_arrays
