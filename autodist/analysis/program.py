@@ -79,11 +79,13 @@ def _known_values(program: ir.Program, options: AnalysisOptions) -> tuple[ir.Pro
 
 
 def _related(unit: ir.Unit, related: dict[str, ir.Expr] | None) -> ir.Unit:
-    """``unit`` with its reads of related names (:attr:`.knownvalues.Propagation.related`)
-    replaced by what they equal."""
-    if not related:
-        return unit
-    return ir.map_exprs(unit, lambda e: related.get(e.name, e) if isinstance(e, ir.Name) else e)
+    """``unit`` as the kill analysis reads it: its reads of related names
+    (:attr:`.knownvalues.Propagation.related`) replaced by what they equal,
+    and scalars set from array elements (``K = GRID_POINTS(3) - 2``)
+    substituted forward."""
+    if related:
+        unit = ir.map_exprs(unit, lambda e: related.get(e.name, e) if isinstance(e, ir.Name) else e)
+    return forward_substitute(unit, elements=True)
 
 
 def analyze(program: ir.Program, options: AnalysisOptions | None = None) -> ProgramAnalysis:

@@ -7,7 +7,11 @@ unconditional ``S = e`` with ``e`` affine, later reads of ``S`` (in loop
 bounds, subscripts, conditions, right-hand sides, nested blocks included) are
 replaced by ``e`` until ``S`` or a variable of ``e`` may be assigned again.
 Trip counts, triangular bounds and subscripts then become affine in loop
-variables, which the dependence tests and the cost model can use.
+variables, which the dependence tests and the cost model can use.  With
+``elements`` (the kill analysis's copy only) a value may also read array
+elements of constant subscripts (``I = GRID_POINTS(1) - 3``): it then ends
+where the array may be written (assigned, read into, passed, or named by a
+statement the front end does not model).
 A CALL or a reference to an external function may change COMMON variables,
 so definitions of COMMON variables, and definitions that read them, end
 there; EQUIVALENCEd scalars (another name may change them) are never
@@ -18,9 +22,27 @@ The rewritten IR is only analyzed; the source text is never changed.
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from .. import ir
+from .boxes import aff, as_name
 from .scalars import scalars_assigned
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_$]*")
+
+
+def _reads(value: ir.Expr) -> set[str]:
+    """The scalars, and the arrays of its elements, ``value`` reads."""
+    return ir.names(value) | {x.name for x in value.walk() if isinstance(x, ir.Index)}
+
+
+def _substitutable(value: ir.Expr, elements: bool) -> bool:
+    """Affine in scalars (and, with ``elements``, in array elements of
+    constant subscripts)."""
+    if not elements:
+        return ir.affine(value) is not None
+    return aff(value) is not None and not any(isinstance(x, ir.Index)
+                                              for x in ir.map_exprs(value, as_name).walk())
 
 
 def _replace(expr: ir.Expr, defs: dict[str, ir.Expr]) -> ir.Expr:
@@ -41,7 +63,7 @@ def _subst_stmt(s: ir.Stmt, defs: dict[str, ir.Expr], ints: "_Scalars") -> ir.St
     if isinstance(s, (ir.Do, ir.DoWhile)):
         # the body runs again and again: nothing it (re)assigns keeps its value
         changed = ints.changed_by(s.body) | ({s.var} if isinstance(s, ir.Do) else set())
-        inner = {k: v for k, v in defs.items() if k not in changed and not (ir.names(v) & changed)}
+        inner = {k: v for k, v in defs.items() if k not in changed and not (_reads(v) & changed)}
     if isinstance(s, ir.Do):
         return dataclasses.replace(
             s,
@@ -88,13 +110,12 @@ def _block(stmts: tuple[ir.Stmt, ...], defs: dict[str, ir.Expr], ints: "_Scalars
         new = _subst_stmt(s, defs, ints)
         out.append(new)
         killed = ints.changed_by((s,))
-        defs = {k: v for k, v in defs.items() if k not in killed and not (ir.names(v) & killed)}
+        defs = {k: v for k, v in defs.items() if k not in killed and not (_reads(v) & killed)}
         if isinstance(new, ir.Assign) and isinstance(new.target, ir.Name):
             name = new.target.name
             value = new.value
-            a = ir.affine(value)
-            if (a is not None and name in ints.ints and name not in ir.names(value)
-                    and not ({name} | ir.names(value)) & ints.aliased):
+            if (_substitutable(value, ints.elements) and name in ints.ints and name not in _reads(value)
+                    and not ({name} | _reads(value)) & ints.aliased):
                 defs[name] = value
         after.append(dict(defs))
     return tuple(out)
@@ -109,13 +130,43 @@ class _Scalars:
     ints: frozenset[str]
     common: frozenset[str]
     aliased: frozenset[str]
+    elements: bool = False
 
     def changed_by(self, stmts: tuple[ir.Stmt, ...]) -> set[str]:
-        """The scalars ``stmts`` may change."""
+        """The scalars ``stmts`` may change (and, with ``elements``, the arrays)."""
         out = scalars_assigned(stmts)
+        if self.elements:
+            out |= _arrays_written(stmts)
         if any(_calls(x) for x in ir.walk(stmts)):
             out |= self.common
         return out
+
+
+def _arrays_written(stmts: tuple[ir.Stmt, ...]) -> set[str]:
+    """Names ``stmts`` may write an element of: assigned, read into, passed
+    to a procedure (an element, the whole array, a section), or named by a
+    statement or expression the front end does not model."""
+    out: set[str] = set()
+    for s in ir.walk(stmts):
+        if isinstance(s, ir.Assign):
+            t = s.target
+            while isinstance(t, ir.Substring):
+                t = t.base
+            if isinstance(t, (ir.Index, ir.Name)):
+                out.add(t.name)
+        elif isinstance(s, ir.Io):
+            out |= {x.name for item in s.targets() for x in item.walk() if isinstance(x, (ir.Index, ir.Name))}
+        elif isinstance(s, ir.Opaque):
+            out |= set(_WORD.findall(s.text.upper()))
+        args = list(s.args) if isinstance(s, ir.Call) else []
+        args += [a for e in s.exprs() for f in e.walk() if isinstance(f, ir.FuncRef) and f.kind == ir.FuncKind.EXTERNAL
+                 for a in f.args]
+        for a in args:
+            if isinstance(a, (ir.Index, ir.Name)):
+                out.add(a.name)
+            elif isinstance(a, ir.OpaqueExpr):
+                out |= set(_WORD.findall(a.text.upper()))
+    return out
 
 
 def _calls(s: ir.Stmt) -> bool:
@@ -125,11 +176,13 @@ def _calls(s: ir.Stmt) -> bool:
     return any(isinstance(x, ir.FuncRef) and x.kind == ir.FuncKind.EXTERNAL for e in s.exprs() for x in e.walk())
 
 
-def forward_substitute(unit: ir.Unit) -> ir.Unit:
-    """The unit with affine scalar definitions substituted forward."""
+def forward_substitute(unit: ir.Unit, elements: bool = False) -> ir.Unit:
+    """The unit with affine scalar definitions substituted forward (with
+    ``elements``, also those reading array elements of constant subscripts)."""
     scalars = _Scalars(
         ints=frozenset(sym.name for sym in unit.symbols if not sym.is_array and sym.type.base == "integer"),
         common=frozenset(sym.name for sym in unit.symbols if sym.common is not None),
         aliased=frozenset(sym.name for sym in unit.symbols if sym.equivalenced),
+        elements=elements,
     )
     return dataclasses.replace(unit, body=_block(unit.body, {}, scalars))

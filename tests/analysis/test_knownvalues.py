@@ -599,3 +599,17 @@ def test_a_size_the_main_program_computes_once_from_others_equals_them_everywher
 def test_no_relation_when_it_may_not_hold(text):
     lp, _ = _solve_loop(text)
     assert not lp.parallel and "W" not in lp.private_arrays
+
+
+def test_a_scalar_set_from_a_size_reads_as_that_size_in_the_kill_analysis():
+    """``K = GP(3) - 1`` then ``W(K)`` (NPB SP's ``K = NZ2 - 1`` before the
+    last rows of its line solves): the read is of W(GP(3)-1), which the loop
+    over 0..GP(3)-1 wrote, so W is private to the I loop."""
+    text = RELATED.format(after="").replace("""         DO 20 K = 1, NZ
+   20    U(I,K) = W(K-1) + W(K+1)
+""", """         K = GP(3) - 1
+         DO 20 M = 1, K
+   20    U(I,M) = W(M-1) + W(K)
+""").replace("      INTEGER GP(3), NZ, I, K\n", "      INTEGER GP(3), NZ, I, K, M\n")
+    lp, _ = _solve_loop(text)
+    assert lp.parallel and lp.private_arrays == ("W",), lp.reason
