@@ -643,12 +643,8 @@ def _unstable(unit: ir.Unit, region: tuple[ir.Stmt, ...], effects: dict[str, Eff
     out = set(scalar_writes(region))
     written_slots: set = set()
     for s in ir.walk(region):
-        if isinstance(s, ir.Assign):
-            t = s.target
-            while isinstance(t, ir.Substring):
-                t = t.base
-            if isinstance(t, (ir.Name, ir.Index)):
-                out.add(t.name)
+        if isinstance(s, ir.Assign) and (name := ir.assigned_name(s.target)) is not None:
+            out.add(name)
         if isinstance(s, ir.Io):
             out |= {x.name for x in s.targets() if isinstance(x, (ir.Name, ir.Index))}
         calls: list[tuple[str, tuple[ir.Expr, ...]]] = []

@@ -533,21 +533,14 @@ def summarize_effects(unit: ir.Unit, callee_effects: dict[str, Effects],
     stops = False
     for s in unit.statements():
         if isinstance(s, ir.Assign):
-            t = s.target
-            while isinstance(t, ir.Substring):
-                t = t.base
-            if isinstance(t, (ir.Name, ir.Index)):
-                writes.add(t.name)
+            if (name := ir.assigned_name(s.target)) is not None:
+                writes.add(name)
         elif isinstance(s, ir.Do):
             writes.add(s.var)
         elif isinstance(s, ir.Io):
             if s.kind != ir.IoKind.FORMAT:
                 io = True
-            for t in s.targets():
-                while isinstance(t, ir.Substring):
-                    t = t.base
-                if isinstance(t, (ir.Name, ir.Index)):
-                    writes.add(t.name)
+            writes |= {name for t in s.targets() if (name := ir.assigned_name(t)) is not None}
         elif isinstance(s, ir.Stop):
             stops = True
         elif isinstance(s, ir.Opaque):

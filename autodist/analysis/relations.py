@@ -16,14 +16,11 @@ import networkx as nx
 from .. import ir
 from .callgraph import call_graph
 
-_JUMPS = (ir.Goto, ir.ComputedGoto, ir.ArithIf)
-
-
 def main_name(program: ir.Program) -> str:
     return next((u.name for u in program.units if u.kind == ir.UnitKind.PROGRAM), "")
 
 
-def relations(program: ir.Program, cells, defs, solver) -> dict[tuple, tuple[ir.Expr, dict[str, tuple]]]:
+def relations(program: ir.Program, cells, defs, solver) -> dict[tuple, ir.Expr]:
     """COMMON scalars that equal an expression of other COMMON variables
     wherever they are defined: ``NZ2 = GRID_POINTS(3) - 2`` in the main
     program, with GRID_POINTS read or defaulted before it.  Such a scalar
@@ -32,10 +29,9 @@ def relations(program: ir.Program, cells, defs, solver) -> dict[tuple, tuple[ir.
     side reads is COMMON and defined only in the main program, before that
     assignment and outside any loop (READ, assignment or DATA); no jump of
     the main program from that assignment or after it goes back to it or
-    before it.  After the
-    assignment V = f(W) holds for good, and before it V has no value to
-    read.  Cell -> (the right-hand side, its names' cells)."""
-    main = next((u for u in program.units if u.kind == ir.UnitKind.PROGRAM), None)
+    before it; no unit run before it sees V.  After the assignment V = f(W)
+    holds for good, and before it V has no value to read.  Cell -> f(W)."""
+    main = program.unit(main_name(program)) if main_name(program) else None
     if main is None:
         return {}
     where: dict[tuple[str, int], tuple[int, bool]] = {}  # (file, line) -> (top-level index, in a loop)
@@ -48,7 +44,7 @@ def relations(program: ir.Program, cells, defs, solver) -> dict[tuple, tuple[ir.
             where.setdefault((st.span.file, st.span.first), (k, inner))
             if st.label is not None:
                 labels[st.label] = k
-            if isinstance(st, _JUMPS) or (isinstance(st, ir.Opaque) and "GO" in st.text.upper().replace(" ", "")):
+            if ir.branch_targets(st) or (isinstance(st, ir.Opaque) and "GO" in st.text.upper().replace(" ", "")):
                 jumps.append((k, st))
             for b in st.blocks():
                 visit(b, k, inner)
@@ -60,25 +56,21 @@ def relations(program: ir.Program, cells, defs, solver) -> dict[tuple, tuple[ir.
         if isinstance(st, ir.Opaque):  # an assigned GO TO: anywhere
             loops.append((0, len(main.body)))
             continue
-        targets = ((st.target,) if isinstance(st, ir.Goto) else st.targets if isinstance(st, ir.ComputedGoto)
-                   else (st.neg, st.zero, st.pos))
-        loops += [(labels.get(t, 0), k) for t in targets if labels.get(t, 0) <= k]
-    top_index = {id(st): k for k, st in enumerate(main.body)}
+        loops += [(labels.get(t, 0), k) for t in ir.branch_targets(st) if labels.get(t, 0) <= k]
     graph = call_graph(program)
     units = {u.name: u for u in program.units}
 
     def run_before(k: int) -> set[str]:
         """The units the main program may run before its statement ``k``."""
-        first = {x.name for st in ir.walk(main.body[:k]) for x in [st] + [
-            f for e in st.exprs() for f in e.walk() if isinstance(f, ir.FuncRef) and f.kind == ir.FuncKind.EXTERNAL]
-            if isinstance(x, (ir.Call, ir.FuncRef))}
+        first = {x.name for st in ir.walk(main.body[:k])
+                 for x in ([st] if isinstance(st, ir.Call) else []) + ir.external_calls(st)}
         reach = set(first)
         for c in first:
             if c in graph:
                 reach |= nx.descendants(graph, c)
         return reach
 
-    out: dict[tuple, tuple[ir.Expr, dict[str, tuple]]] = {}
+    out: dict[tuple, ir.Expr] = {}
     for cell, ds in defs.of.items():
         st = solver.state_of(cell)
         if cell[0] not in ("C", "B") or len(cell) != 3 or (isinstance(st, tuple) and st[1] == "fixed"):
@@ -87,20 +79,20 @@ def relations(program: ir.Program, cells, defs, solver) -> dict[tuple, tuple[ir.
             continue
         d = ds[0]
         at = where.get((d.span.file, d.span.first))
-        if at is None or at[1] or any(t <= at[0] <= k for t, k in loops) or not isinstance(main.body[at[0]], ir.Assign) \
-                or id(main.body[at[0]]) not in top_index or main.body[at[0]].span != d.span:
-            continue
+        top = main.body[at[0]] if at is not None else None
+        if not isinstance(top, ir.Assign) or top.span != d.span or any(t <= at[0] <= k for t, k in loops):
+            continue  # not a top-level assignment run once
         # a unit run before the assignment must not see V (the value it has
         # there, zero in most compilers' static storage, is not f(W))
         if any(u.name != main.name and any(cells.base(u.name, sym.name) == cell for sym in u.symbols)
                for n in run_before(at[0]) if (u := units.get(n)) is not None):
             continue
-        names: dict[str, tuple] = {}
+        seen: set[str] = set()
         ok = True
         for x in d.expr.walk():  # type: ignore[union-attr]
             if isinstance(x, ir.FuncRef) or isinstance(x, ir.OpaqueExpr):
                 ok = False
-            elif isinstance(x, (ir.Name, ir.Index)) and x.name not in names:
+            elif isinstance(x, (ir.Name, ir.Index)) and x.name not in seen:
                 w = cells.scalar(main.name, x.name) if isinstance(x, ir.Name) else cells.element(main.name, x)
                 if w is None or w[0] not in ("C", "B") or w == cell:
                     ok = False
@@ -110,11 +102,11 @@ def relations(program: ir.Program, cells, defs, solver) -> dict[tuple, tuple[ir.
                     if wd.kind not in ("read", "expr", "const") or loc is None or loc[1] or loc[0] >= at[0] \
                             or (wd.kind != "read" and wd.unit not in ("", main.name)):
                         ok = False
-                names[x.name] = w
+                seen.add(x.name)
             if not ok:
                 break
-        if ok and names:
-            out[cell] = (d.expr, names)  # type: ignore[assignment]
+        if ok and seen:
+            out[cell] = d.expr  # type: ignore[assignment]
     return out
 
 
@@ -131,7 +123,7 @@ def related_names(u: ir.Unit, related: dict, cells, main: str) -> dict[str, ir.E
             if b is not None:
                 local.setdefault(b, sym.name)
     out: dict[str, ir.Expr] = {}
-    for cell, (expr, _) in related.items():
+    for cell, expr in related.items():
         name = local.get(cell)
         if name is None:
             continue

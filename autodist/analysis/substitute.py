@@ -148,12 +148,8 @@ def _arrays_written(stmts: tuple[ir.Stmt, ...]) -> set[str]:
     statement or expression the front end does not model."""
     out: set[str] = set()
     for s in ir.walk(stmts):
-        if isinstance(s, ir.Assign):
-            t = s.target
-            while isinstance(t, ir.Substring):
-                t = t.base
-            if isinstance(t, (ir.Index, ir.Name)):
-                out.add(t.name)
+        if isinstance(s, ir.Assign) and (name := ir.assigned_name(s.target)) is not None:
+            out.add(name)
         elif isinstance(s, ir.Io):
             out |= {x.name for item in s.targets() for x in item.walk() if isinstance(x, (ir.Index, ir.Name))}
         elif isinstance(s, ir.Opaque):

@@ -37,6 +37,7 @@ from .units import *  # noqa: F401,F403
 from .units import __all__ as _units_all
 from .queries import (
     array_refs,
+    assigned_name,
     branch_targets,
     external_calls,
     free_names,
@@ -61,6 +62,6 @@ __all__ = list(_nodes_all) + list(_units_all) + [
     "Affine", "IntEvaluator", "affine", "constant", "eval_affine", "int_intrinsic", "int_mod",
     "int_power", "int_value", "trips", "trunc_div",
     # queries
-    "array_refs", "branch_targets", "external_calls", "free_names", "jump_targets", "labels", "map_exprs", "map_nodes", "mentions", "names",
+    "array_refs", "assigned_name", "branch_targets", "external_calls", "free_names", "jump_targets", "labels", "map_exprs", "map_nodes", "mentions", "names",
     "stmt_exprs", "stmt_names", "stmts_mention", "walk",
 ]

@@ -15,7 +15,8 @@ from typing import Callable, Iterable, Iterator
 
 from .nodes import walk  # noqa: F401  (the statement walker is the nodes' own)
 from .kinds import FuncKind
-from .nodes import ArithIf, ComputedGoto, Const, Expr, FuncRef, Goto, ImpliedDo, Index, Io, Name, Span, Stmt
+from .nodes import (ArithIf, ComputedGoto, Const, Expr, FuncRef, Goto, ImpliedDo, Index, Io, Name, Span, Stmt,
+                    Substring)
 
 
 def stmt_exprs(stmt: Stmt) -> Iterator[Expr]:
@@ -53,6 +54,14 @@ def array_refs(expr: Expr) -> Iterator[Index]:
     for e in expr.walk():
         if isinstance(e, Index):
             yield e
+
+
+def assigned_name(target: Expr) -> str | None:
+    """The variable an assignment to ``target`` defines (part of): a name,
+    an array element's or a substring's array or variable; None otherwise."""
+    while isinstance(target, Substring):
+        target = target.base
+    return target.name if isinstance(target, (Name, Index)) else None
 
 
 def external_calls(stmt: Stmt) -> list[FuncRef]:
