@@ -235,6 +235,37 @@ def test_block_routines_called_with_element_actuals_run_compiled_as_gfortran(jit
     assert loops and all(p["path"] == "jit" for p in loops), [(p["id"], p["path"], p["path_reason"]) for p in loops]
 
 
+# --------------------------------------------------------------------------- --link routines called from kernels
+
+
+@requires_gfortran
+@pytest.mark.gfortran
+@pytest.mark.parametrize("nranks", [1, pytest.param(2, marks=pytest.mark.mpi)])
+def test_procedures_calling_linked_routines_run_compiled_on_one_rank(jit_cache, tmp_path, nranks):
+    """C routines (scalars written back: a local, a COMMON scalar, an array
+    element; arrays whole and from an element on; INTEGER, REAL and DOUBLE
+    PRECISION results; a C timer) are called from the compiled procedures
+    themselves on one rank, with gfortran's bits and every call counted; on
+    more ranks the procedures keep the Python path (a linked routine's
+    scalars are rank 0's there), with the reason, and the same results."""
+    report = tmp_path / "r.json"
+    link = PROGRAMS / "link"
+    got = cli("run", JIT / "linked.f", "--link", link / "scalars.c", "--link", link / "wtime.c", "-np", nranks,
+              "--jit-after", "0", "--verify", "--rtol", "0", "--report", report)
+    assert got.returncode == 0, got.stderr
+    assert "same results as gfortran" in got.stderr
+    doc = json.loads(report.read_text())
+    paths = {p["procedure"]: (p["path"], p["compiled_calls"], p["python_calls"], p["reason"])
+             for p in doc["jit"]["procedures"]}
+    if nranks == 1:
+        assert paths["WORK"] == ("jit", 3, 0, "") and paths["CLOCKED"] == ("jit", 1, 0, "")
+    else:
+        assert paths["WORK"][:3] == ("inline", 0, 3) and paths["CLOCKED"][:3] == ("inline", 0, 1)
+        assert "calls --link routine ADDTO (on more than one rank" in paths["WORK"][3]
+    calls = {r["routine"]: r["calls"] for r in doc["linked"]}
+    assert calls == {"ADDTO": 6, "DNORM1": 6, "HALF": 6, "ISUM": 6, "SETFLAG": 3, "TRIPLE": 21, "WTIME": 2}
+
+
 CONSTANT_OUTSIDE = """\
       PROGRAM OOB
       DOUBLE PRECISION B(5,5,2)

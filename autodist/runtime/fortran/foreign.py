@@ -128,6 +128,7 @@ class Foreign:
                 raise AutodistError(f"--link: cannot load it: {str(exc).removeprefix(path + ': ')}", label) from None
         self._symbols: dict[str, tuple[ctypes.CDLL, str] | None] = {}
         self._functions: dict[tuple[str, str | None], object] = {}
+        self._pointers: dict[tuple[str, str | None, int], object] = {}
 
     def _symbol(self, name: str) -> tuple[ctypes.CDLL, str] | None:
         """(library, symbol) defining routine ``name``, or None."""
@@ -151,6 +152,23 @@ class Foreign:
             fn.restype = None if result is None else RESULT_TYPES[result]
             self._functions[key] = fn
         return self._functions[key]
+
+    def pointer(self, name: str, result: str | None, count: int):
+        """Routine ``name`` as a ctypes function of ``count`` pointer arguments
+        returning ABI code ``result`` (None: nothing), for compiled code to call
+        (numba calls ctypes functions directly; the arguments are as
+        :meth:`call` passes them, CHARACTER excepted)."""
+        key = (name, result, count)
+        if key not in self._pointers:
+            found = self._symbol(name)
+            if found is None:
+                raise RuntimeFault(f"no --link library defines {name}")
+            lib, sym = found
+            fn = lib[sym]  # a fresh function object, typed for this use
+            fn.argtypes = [ctypes.c_void_p] * count
+            fn.restype = None if result is None else RESULT_TYPES[result]
+            self._pointers[key] = fn
+        return self._pointers[key]
 
     def call(self, name: str, result: str | None, kinds: Sequence[str], args: Sequence) -> tuple:
         """Call routine ``name`` (a FUNCTION returning ABI code ``result``, or a

@@ -28,7 +28,7 @@ BUILTINS = frozenset({"int", "float", "bool", "abs", "max", "min", "range", "len
 NUMPY = frozenset({"float32", "float64", "int32", "int64", "uint64", "int8", "int16", "bool_", "sqrt", "abs", "trunc",
                    "empty", "zeros", "fmod", "copysign"})
 #: Attributes of kernel values (ranges, arrays) the generated code reads.
-ATTRIBUTES = frozenset({"start", "step", "stop", "size", "shape", "dtype"})
+ATTRIBUTES = frozenset({"start", "step", "stop", "size", "shape", "dtype", "ctypes"})
 
 
 def foreign_names(source: str, known: frozenset[str] = frozenset()) -> list[str]:

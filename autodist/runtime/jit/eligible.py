@@ -6,8 +6,9 @@ Python for everything else.  A statement list needs Python when it holds
 * I/O (any READ, WRITE, PRINT, OPEN, ...; FORMAT is no statement that runs),
 * REDISTRIBUTE or REALIGN (communication),
 * CHARACTER or COMPLEX data, substrings,
-* a call of a gfortran extension routine, of a ``--link`` routine, or of a
-  procedure of the program that is not compiled itself;
+* a call of a gfortran extension routine or of a procedure of the program
+  that is not compiled itself (``--link`` routines are called from compiled
+  code);
 
 and a unit needs it also when its storage is associated (EQUIVALENCE, COMMON
 blocks declared unlike).  :func:`unit_reasons` answers for every unit, a
@@ -54,7 +55,7 @@ def _callee_reason(name: str, facts: ProgramFacts, reasons: dict[str, str]) -> s
         if name in ROUTINES:
             return f"calls {name} (a gfortran extension routine, run in Python)"
         if name in facts.linked:
-            return f"calls {name} (a --link routine)"
+            return None  # called through its function pointer (see .units.KernelTranslator.linked_call)
         return f"calls {name}, which is not a procedure of the program"
     why = reasons.get(name)
     if why is None:

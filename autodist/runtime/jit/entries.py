@@ -30,6 +30,7 @@ from ..codegen import intrinsic_code as ic
 from ..codegen.generated import StopProgram
 from .engine import Jit, agreed, arg_types, converter
 from .program import PhaseKernelInfo, ProgramKernels
+from ..spmd.linked import region_of
 from .statics import SCALAR_DTYPES, shape_key
 
 
@@ -113,6 +114,9 @@ class Kernels:
         args, back = [], []
         for key in keys:
             kind, a, b = key
+            if kind == "X":
+                args.append(ex.linked.foreign.pointer(a, *b))
+                continue
             if kind in ("L", "C"):
                 arr = ex.locals[(a, b)] if kind == "L" else ex.common_arrays[(a, b)]
                 v = flat(arr) if held_whole(arr) else None
@@ -130,6 +134,16 @@ class Kernels:
             args.append(typed)
             back.append((values, places, typed, converter(_type_of_kind(b))))
         return args, back
+
+    def linked_reason(self, keys) -> str:
+        """Why kernels taking static storage ``keys`` cannot run on this job ("" when
+        they can): a ``--link`` routine's scalars are rank 0's on every rank
+        (:mod:`~autodist.runtime.spmd.linked`), which a direct call on more ranks does not give."""
+        names = sorted({a for kind, a, _ in keys if kind == "X"})
+        if not names or self.ex.comms.size == 1:
+            return ""
+        return (f"calls --link routine {names[0]} (on more than one rank its scalars are rank 0's, "
+                "which the Python path gives)")
 
     @staticmethod
     def copy_back(back: list) -> None:
@@ -149,6 +163,11 @@ class Kernels:
             region = mod.regions[p]
             if mod.region_kinds[p] == "unit":
                 self.calls.setdefault(region, [0, 0])[0] += int(counts[p])
+                continue
+            if mod.region_kinds[p] == "linked":
+                routine = region.removeprefix(region_of(""))
+                ex.linked.calls[routine] = ex.linked.calls.get(routine, 0) + int(counts[p])
+                stats.region(region).compute_time += float(self.T[p])
                 continue
             ex.executions[region] = ex.executions.get(region, 0) + int(counts[p])
             stats.region(region).compute_time += float(self.T[p])
@@ -171,7 +190,7 @@ class Kernels:
     def phase_ready(self, info: PhaseKernelInfo, frame, region: str) -> str:
         """Compile a phase's kernel, once it is hot (:meth:`~.engine.Jit.hot`), for the
         types of its arguments; why it does not run compiled."""
-        why = self.ready.get(info.function)
+        why = self.linked_reason(info.statics) or self.ready.get(info.function)
         if why is None:
             seconds = self.ex.comms.stats.region(region).compute_time
             if not self.jit.hot(seconds, self.k.module, info.function):
@@ -192,7 +211,9 @@ class Kernels:
             arr = frame.a[n]
             sig += [vector(arr.dtype)] + [types.int64] * (2 * len(arr.bounds) + 1)
         for kind, a, b in info.statics:
-            if kind in ("L", "C"):
+            if kind == "X":
+                sig.append(numba.typeof(self.ex.linked.foreign.pointer(a, *b)))
+            elif kind in ("L", "C"):
                 arr = self.ex.locals[(a, b)] if kind == "L" else self.ex.common_arrays[(a, b)]
                 sig.append(vector(arr.dtype))
             else:
@@ -289,6 +310,9 @@ class ProcedureEntry:
             # reason a call where they did gave stands
             why = k.jit.cold_reason(self.seconds) if self.seconds < k.jit.after else \
                 k.python_why.get(self.unit.name) or "not compiled yet (the ranks decide together at calls 1, 2, 4, ...)"
+            return self._python(rt, actuals, why)
+        why = k.linked_reason(k.statics.of(self.unit.name))
+        if why:
             return self._python(rt, actuals, why)
         got = self._arguments(actuals)
         if got is None:

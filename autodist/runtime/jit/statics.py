@@ -13,7 +13,11 @@ module:
 * ``("S", block, kind)``: the scalars of a COMMON block of one kind (``i``,
   ``r4``, ``r8``, ``l``), one typed array per kind (:meth:`Statics.slot` maps
   a member to its place);
-* ``("V", unit, kind)``: the saved scalars of a unit, the same way.
+* ``("V", unit, kind)``: the saved scalars of a unit, the same way;
+* ``("X", routine, (result, count))``: a routine of the ``--link`` libraries
+  called with ``count`` arguments (every one by reference), a FUNCTION
+  returning ABI code ``result`` (None: a subroutine), passed as a ctypes
+  function pointer (numba calls it directly).
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from __future__ import annotations
 from ... import ir
 from ..codegen import intrinsic_code as ic
 from ..codegen.facts import ProgramFacts
+from ..fortran.foreign import abi_code
 
 Key = tuple[str, str, object]
 
@@ -64,7 +69,23 @@ class Statics:
                     out.append(("S", c.name, ic.kind(sym.type)))
         for n in self.saved.get(u.name, ()):
             out.append(("V", u.name, ic.kind(u.symbol(n).type)))
+        out += self.linked(u, u.body)
         return list(dict.fromkeys(out))
+
+    def linked(self, u: ir.Unit, stmts: tuple[ir.Stmt, ...]) -> list[Key]:
+        """The ``--link`` routines ``stmts`` of ``u`` call, as keys of static storage."""
+        linked = self.facts.linked
+        out: list[Key] = []
+        for s in ir.walk(stmts):
+            if isinstance(s, ir.Call) and s.name in linked and s.name not in self.facts.units:
+                out.append(("X", s.name, (None, len(s.args))))
+            for e in s.exprs():
+                for x in e.walk():
+                    if (isinstance(x, ir.FuncRef) and x.name in linked and x.name not in self.facts.units
+                            and x.kind not in ("intrinsic", "statement")):
+                        sym = u.symbol(x.name)
+                        out.append(("X", x.name, (abi_code(sym.type) if sym is not None else None, len(x.args))))
+        return out
 
     def of(self, unit: str) -> tuple[Key, ...]:
         """What a kernel of ``unit`` takes: its own static storage and its compiled callees'."""
@@ -76,9 +97,10 @@ class Statics:
             self._of[unit] = tuple(sorted(set(keys), key=repr))
         return self._of[unit]
 
-    def of_statements(self, stmts: tuple[ir.Stmt, ...]) -> tuple[Key, ...]:
-        """What the compiled callees called by ``stmts`` take."""
-        keys: set[Key] = set()
+    def of_statements(self, u: ir.Unit, stmts: tuple[ir.Stmt, ...]) -> tuple[Key, ...]:
+        """What the compiled callees called by ``stmts`` (of ``u``) take, and the
+        ``--link`` routines they call."""
+        keys: set[Key] = set(self.linked(u, stmts))
         for callee in self.callees(stmts):
             keys |= set(self.of(callee))
         return tuple(sorted(keys, key=repr))

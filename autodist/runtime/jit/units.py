@@ -40,6 +40,8 @@ from dataclasses import dataclass, field
 from ... import ir
 from ..codegen import intrinsic_code as ic
 from ..comm.storage import numpy_dtype
+from ..fortran.foreign import RESULT_TYPES, abi_code
+from ..spmd.linked import region_of
 from ..codegen.emitter import Code, ExprGen
 from ..codegen.facts import ProgramFacts
 from ..codegen.ranges import interval
@@ -94,6 +96,14 @@ class KernelModule:
         self.outputs.append((to_unit, fmt, tuple(items)))
         return len(self.outputs) - 1
 
+    def linked_counter(self, routine: str) -> int:
+        """The counter of calls of a ``--link`` routine from kernels (a region of kind "linked")."""
+        name = region_of(routine)
+        if name not in self.regions:
+            self.regions.append(name)
+            self.region_kinds.append("linked")
+        return self.regions.index(name)
+
     def unit_counter(self, unit: str) -> int:
         """The counter of calls of a compiled unit (a region of kind "unit")."""
         if unit not in self.regions:
@@ -103,6 +113,16 @@ class KernelModule:
 
     def static(self, key) -> str:
         return self.statics.name(key)
+
+
+#: numpy's type of a one-element buffer of each ABI code a kernel passes.
+_ABI_DTYPES = {"i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "f4": "float32", "f8": "float64",
+               "l1": "int8", "l2": "int16", "l4": "int32", "l8": "int64"}
+
+
+def _from_abi(code: str, abi: str) -> str:
+    """A value of ABI code ``abi`` as the kernel's scalar of its type."""
+    return f"int({code})" if abi[0] == "i" else f"({code} != 0)" if abi[0] == "l" else code
 
 
 def _int(code) -> int | None:
@@ -193,6 +213,11 @@ class _KernelExpr(JitExpr, ExprGen):
 
     def external(self, e: ir.FuncRef) -> Code:
         callee = self.facts.units.get(e.name)
+        if callee is None and e.name in self.facts.linked:
+            if not self.hoisting:  # called before the statement, as a FUNCTION writing its arguments is
+                raise NotCompiled(f"--link function {e.name} inside .AND., .OR. or an intrinsic's arguments")
+            t = self.type_of_name(e.name)
+            return self.tr.linked_call(e.name, t, e.args, self.span), t, False
         if callee is None or callee.kind != "function" or e.name not in self.tr.mod.statics.compiled:
             raise NotCompiled(f"a reference to function {e.name}, which is not compiled")
         args, writeback = self.tr.actuals(e.name, callee, e.args, self.span)
@@ -213,7 +238,7 @@ class _KernelExpr(JitExpr, ExprGen):
         return self._unhoisted(super().binop, e) if e.op in ("and", "or") else super().binop(e)
 
     def funcref(self, e: ir.FuncRef) -> Code:
-        if e.kind not in ("intrinsic", "statement") and e.name in self.facts.units:
+        if e.kind not in ("intrinsic", "statement") and (e.name in self.facts.units or e.name in self.facts.linked):
             return super().funcref(e)
         return self._unhoisted(super().funcref, e)
 
@@ -274,7 +299,7 @@ class KernelTranslator(UnitTranslator):
         self.in_phase = True
         ins, outs = phase_scalars(do, u, self.facts.modified)
         calls = bool(self.mod.statics.callees((do,)))
-        statics = set(self.mod.statics.of_statements((do,)))
+        statics = set(self.mod.statics.of_statements(u, (do,)))
         if calls:
             statics |= {k for k in self.mod.statics.own(u) if k[0] == "S"}
         statics = tuple(sorted(statics, key=repr))
@@ -609,6 +634,9 @@ class KernelTranslator(UnitTranslator):
     def call(self, s: ir.Call) -> None:
         em = self.em
         callee = self.facts.units.get(s.name)
+        if callee is None and s.name in self.facts.linked:
+            self.linked_call(s.name, None, s.args, s.span)
+            return
         if callee is None or callee.kind != "subroutine" or s.name not in self.mod.statics.compiled:
             raise NotCompiled(f"CALL {s.name}, which is not compiled")
         args, writeback = self.actuals(s.name, callee, s.args, s.span)
@@ -628,6 +656,57 @@ class KernelTranslator(UnitTranslator):
             self.store_result(f"{r}[{k}]", target)
         if any(isinstance(t, ir.Name) and t.name in {m for m, _, _ in self.common_scalars} for _, t in writeback):
             self.store_commons()
+
+    def linked_call(self, name: str, result: ir.Type | None, args: tuple[ir.Expr, ...], span: ir.Span) -> str:
+        """A call of routine ``name`` of the ``--link`` libraries (a FUNCTION of
+        type ``result``, a subroutine when None), made from the kernel through
+        its ctypes function pointer (static storage ``("X", ...)``), as
+        :class:`~autodist.runtime.fortran.foreign.Foreign` calls it: every
+        argument by reference — an array from the element passed on, a scalar
+        in a one-element buffer of its type whose value a variable takes back.
+        Returns the code of the result (None for a subroutine)."""
+        em = self.em
+        res = None if result is None else abi_code(result)
+        if result is not None and res not in RESULT_TYPES:
+            raise NotCompiled(f"a {result} result of --link function {name}")
+        pointers, back = [], []
+        for k, a in enumerate(args):
+            sym = self.sym(a.name) if isinstance(a, (ir.Name, ir.Index)) else None
+            if sym is not None and sym.is_array:
+                if sym.type.base not in ("integer", "real") or abi_code(sym.type) is None:
+                    raise NotCompiled(f"passes {a.name} ({sym.type}) to --link routine {name}")
+                if isinstance(a, ir.Name):
+                    ka = self.arrays.get(a.name)
+                    if ka is None:
+                        raise NotCompiled(f"array {a.name} is not reachable here")
+                    pos = ka.off
+                else:
+                    ka, pos = self.position(a)
+                pointers.append(f"{ka.buf}[{_unsigned(pos)}:].ctypes")
+                continue
+            code, t, _ = self.ex.expr(a)
+            abi = abi_code(t)
+            if abi is None or abi[0] not in "ifl":
+                raise NotCompiled(f"argument {k + 1} ({t}) of --link routine {name}")
+            buf = em.fresh("xb")
+            em(f"{buf} = np.empty(1, np.{_ABI_DTYPES[abi]})")
+            em(f"{buf}[0] = {f'1 if {code} else 0' if abi[0] == 'l' else code}")
+            pointers.append(f"{buf}.ctypes")
+            if isinstance(a, ir.Name) and self.assignable(a.name):
+                back.append((_from_abi(f"{buf}[0]", abi), a))
+        counter = self.mod.linked_counter(name)
+        t0 = em.fresh("t")
+        em(f"{t0} = clock(_N)")
+        fn = self.mod.static(("X", name, (res, len(args))))
+        r = em.fresh("xr") if res is not None else None
+        em(f"{r + ' = ' if r else ''}{fn}({', '.join(pointers)})")
+        em(f"_T[{counter}] += clock(_N) - {t0}")
+        em(f"_N[{3 + counter}] += 1")
+        for code, target in back:
+            self.store_result(code, target)
+        if any(t.name in {m for m, _, _ in self.common_scalars} for _, t in back):
+            self.store_commons()
+        return None if r is None else _from_abi(r, res)
 
     def array_actual(self, a: ir.Name | ir.Index, dummy: ir.Symbol, callee: str) -> str:
         sym = self.sym(a.name)
