@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from autodist.errors import RuntimeFault
+from autodist.errors import AutodistError, RuntimeFault
 from tests.conftest import PROGRAMS, SAMPLES, requires_gfortran
 
 pytestmark = pytest.mark.skipif(__import__("importlib").util.find_spec("numba") is None,
@@ -452,6 +452,37 @@ def test_a_fault_in_compiled_code_is_the_python_paths_fault(jit_cache, tmp_path,
     assert faults[0] == faults[1] == (message, 15)
 
 
+WRITE_FAULT = """\
+      PROGRAM WF
+      DOUBLE PRECISION X
+      X = 2.5D0
+      CALL SHOW(X)
+      END
+      SUBROUTINE SHOW(X)
+      DOUBLE PRECISION X
+      INTEGER I
+      DO 10 I = 1, 2
+         WRITE (*, '(A, F6.2)') 'X =', X * I
+   10 CONTINUE
+      WRITE (*, '(I5)') X
+      END
+"""
+
+
+def test_a_write_that_fails_inside_compiled_code_is_the_python_paths_fault(jit_cache, tmp_path):
+    """Writing is Python's (the kernel calls back with its values): the output
+    before the failing WRITE is written, and its error names its line."""
+    got = []
+    for jit in (True, False):
+        with pytest.raises(AutodistError) as err:
+            run_here(tmp_path / f"w{jit}.f", jit=jit, text=WRITE_FAULT)
+        got.append((type(err.value), err.value.message, err.value.line))
+    assert got[0] == got[1] and got[0][1:] == ("I editing of a r8 value", 12)
+    out = cli("run", tmp_path / "wTrue.f", "--jit-after", "0", "--report", tmp_path / "r.json")
+    assert out.returncode == 2 and out.stdout == "X =  2.50\nX =  5.00\n"
+    assert out.stderr.strip().endswith("wTrue.f:12: I editing of a r8 value")
+
+
 def test_stop_in_compiled_code_ends_the_program_with_its_code(jit_cache, tmp_path):
     out, _, stop, ex = run_here(tmp_path / "stop.f", text=FAULTS.format(k=1, n=3))
     assert stop == 7 and out == "" and ex.kernels.calls["FILL"] == [1, 0]
@@ -492,9 +523,10 @@ def test_a_second_run_loads_every_kernel_from_the_cache(tmp_path):
     assert sorted(Path(tmp_path / "cache" / "jit").glob("k*.py"))
 
 
-def test_numbas_notes_on_the_print_blocks_of_a_cached_kernel_are_not_shown(tmp_path):
-    """numba compiles the object-mode blocks of PRINTs inside compiled code when they
-    first run, in every run (it cannot cache them): what it warns then is not the user's."""
+def test_prints_of_a_cached_kernel_show_nothing_but_the_output(tmp_path):
+    """PRINTs inside compiled code hand their values to the executor through a
+    callback (no object-mode blocks for numba to compile in every run): a run
+    from the cache prints the program's output and nothing else."""
     env = {"AUTODIST_CACHE": str(tmp_path / "cache")}
     for _ in range(2):
         got = cli("run", SAMPLES / "adi.f", "-q", "--jit-after", "0", env=env)

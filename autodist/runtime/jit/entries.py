@@ -20,18 +20,20 @@ in the executor's table of procedures for a compiled unit;
 
 from __future__ import annotations
 
+import ctypes
 import time
 
 import numpy as np
 
 from ... import ir
-from ...errors import RuntimeFault
+from ...errors import AutodistError, RuntimeFault
 from ..codegen import intrinsic_code as ic
 from ..codegen.generated import StopProgram
 from .engine import Jit, agreed, arg_types, converter
 from .program import PhaseKernelInfo, ProgramKernels
 from ..spmd.linked import region_of
 from .statics import SCALAR_DTYPES, shape_key
+from .units import OUTPUT_FAILED, REAL_KINDS
 
 
 def held_whole(arr) -> bool:
@@ -61,6 +63,9 @@ class Kernels:
         self.ready: dict[str, str] = {}  # kernel -> "" once compiled, else why it cannot be
         self.fns: dict[str, object] = {}  # compiled kernels by name
         self.python_why: dict[str, str] = {}  # unit -> why its last call ran its Python translation
+        #: the output callback kernels call (static storage OUTPUT), and what it raised
+        self.writer = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p)(self.output)
+        self._failed: BaseException | None = None
 
     # ---------------------------------------------------------------- labels and faults
 
@@ -71,9 +76,7 @@ class Kernels:
         """Run a kernel; faults, STOP and the time limit as the Python path has them."""
         from .helpers import JitFault, JitStop
 
-        module = self.k.module.load()
-        if hasattr(module, "_IO"):
-            module._IO[0] = self.output
+        self.k.module.load()
         try:
             with self.jit.running():
                 return fn(*args)
@@ -81,18 +84,38 @@ class Kernels:
             if exc.args and exc.args[0] == -1:  # the time is up: the alarm's handler raises now
                 time.sleep(0)
                 raise RuntimeFault("the run was interrupted") from None
+            if exc.args and exc.args[0] == OUTPUT_FAILED and self._failed is not None:
+                failed, self._failed = self._failed, None
+                raise failed
             raise self.k.mod.sites.fault(exc.args, self.k.mod.labels) from None
         except JitStop as exc:
             raise StopProgram(self.k.mod.stops[exc.args[0]]) from None
 
-    def output(self, k: int, values: tuple) -> None:
+    def output(self, k: int, ints: int, reals: int) -> int:
         """A PRINT or WRITE of a kernel (:meth:`~.units.KernelModule.output`), written
-        by the executor as the Python path writes it."""
-        to_unit, fmt, items = self.k.mod.outputs[k]
-        out = []
-        for pos, text, kind in items:
-            out.append((text, kind) if pos is None else (_OUTPUT.get(kind, int)(values[1 + pos]), kind))
-        self.ex.write(int(values[0]) if to_unit else None, fmt, out)
+        by the executor as the Python path writes it; the kernel calls it through a
+        ctypes callback with the addresses of its int64 values (the unit first) and
+        float64 values.  Returns 0, or 1 when writing failed (the kernel then
+        faults, and :meth:`_call` raises what writing raised)."""
+        try:
+            to_unit, fmt, items, where = self.k.mod.outputs[k]
+            n_int = 1 + sum(1 for pos, _, kind in items if pos is not None and kind not in REAL_KINDS)
+            n_real = sum(1 for pos, _, kind in items if pos is not None and kind in REAL_KINDS)
+            iv = (ctypes.c_int64 * n_int).from_address(ints)
+            rv = (ctypes.c_double * max(n_real, 1)).from_address(reals)
+            out = []
+            for pos, text, kind in items:
+                if pos is None:
+                    out.append((text, kind))
+                else:
+                    out.append((_OUTPUT.get(kind, int)(rv[pos] if kind in REAL_KINDS else iv[pos]), kind))
+            self.ex.write(int(iv[0]) if to_unit else None, fmt, out)
+            return 0
+        except BaseException as exc:  # raised again when the kernel has returned (see _call)
+            if isinstance(exc, AutodistError) and not exc.line and where:
+                exc = type(exc)(exc.message, *where)
+            self._failed = exc
+            return 1
 
     def compile(self, name: str, signature) -> str:
         """Compile kernel ``name`` for ``signature()`` (numba types; from the cache when
@@ -116,6 +139,9 @@ class Kernels:
             kind, a, b = key
             if kind == "X":
                 args.append(ex.linked.foreign.pointer(a, *b))
+                continue
+            if kind == "O":
+                args.append(self.writer)
                 continue
             if kind in ("L", "C"):
                 arr = ex.locals[(a, b)] if kind == "L" else ex.common_arrays[(a, b)]
@@ -213,6 +239,8 @@ class Kernels:
         for kind, a, b in info.statics:
             if kind == "X":
                 sig.append(numba.typeof(self.ex.linked.foreign.pointer(a, *b)))
+            elif kind == "O":
+                sig.append(numba.typeof(self.writer))
             elif kind in ("L", "C"):
                 arr = self.ex.locals[(a, b)] if kind == "L" else self.ex.common_arrays[(a, b)]
                 sig.append(vector(arr.dtype))

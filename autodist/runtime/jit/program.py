@@ -104,8 +104,6 @@ def build(program: ir.Program, analysis, facts, saved: dict[str, tuple[str, ...]
             if why:
                 out.phase_reasons[(name, line)] = why
     chains = "".join(chain_source(n) + "\n" for n in sorted(mod.chains))
-    if mod.outputs:  # what kernels write goes through the executor (see KernelTranslator.output)
-        chains += "_IO = [None]\n\n\ndef _io(k, values):\n    _IO[0](k, values)\n\n\n"
     out.module = compiler.Module(chains + "\n".join(sources))
     return out
 
@@ -118,7 +116,7 @@ def _written(write, compiled: set[str], mod: KernelModule):
     except (NotCompiled, UnsupportedError) as exc:
         return (exc.message if isinstance(exc, UnsupportedError) else str(exc)), None
     src = got if isinstance(got, str) else got[0]
-    known = frozenset({f"k_{n}" for n in compiled} | {f"_pow{n}" for n in mod.chains} | {"_io"})
+    known = frozenset({f"k_{n}" for n in compiled} | {f"_pow{n}" for n in mod.chains})
     bad = foreign_names(src, known)
     if bad:
         return f"the kernel would need {', '.join(bad)}", None

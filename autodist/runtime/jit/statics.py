@@ -14,6 +14,9 @@ module:
   ``r4``, ``r8``, ``l``), one typed array per kind (:meth:`Statics.slot` maps
   a member to its place);
 * ``("V", unit, kind)``: the saved scalars of a unit, the same way;
+* ``("O", "", 0)``: the executor's output, a ctypes callback the kernels of
+  units and phases with a PRINT or WRITE call with their values (no object
+  mode, which numba compiles anew in every run);
 * ``("X", routine, (result, count))``: a routine of the ``--link`` libraries
   called with ``count`` arguments (every one by reference), a FUNCTION
   returning ABI code ``result`` (None: a subroutine), passed as a ctypes
@@ -28,6 +31,9 @@ from ..codegen.facts import ProgramFacts
 from ..fortran.foreign import abi_code
 
 Key = tuple[str, str, object]
+
+#: The key of the output callback.
+OUTPUT: Key = ("O", "", 0)
 
 #: numpy dtype names of the typed arrays of scalars, by kind.
 SCALAR_DTYPES = {"i": "int64", "r4": "float32", "r8": "float64", "l": "bool"}
@@ -73,10 +79,13 @@ class Statics:
         return list(dict.fromkeys(out))
 
     def linked(self, u: ir.Unit, stmts: tuple[ir.Stmt, ...]) -> list[Key]:
-        """The ``--link`` routines ``stmts`` of ``u`` call, as keys of static storage."""
+        """The routines outside compiled code ``stmts`` of ``u`` call — the
+        ``--link`` ones, the output callback — as keys of static storage."""
         linked = self.facts.linked
         out: list[Key] = []
         for s in ir.walk(stmts):
+            if isinstance(s, ir.Io) and s.kind in ("print", "write"):
+                out.append(OUTPUT)
             if isinstance(s, ir.Call) and s.name in linked and s.name not in self.facts.units:
                 out.append(("X", s.name, (None, len(s.args))))
             for e in s.exprs():

@@ -50,7 +50,12 @@ from ..codegen.units import UnitTranslator
 from .eligible import io_reason
 from .expr import JitExpr
 from .faults import Sites
-from .statics import Statics, shape_key_code
+from .statics import OUTPUT, Statics, shape_key_code
+
+#: The kinds of output items passed as float64 (the others, INTEGER and LOGICAL, as int64).
+REAL_KINDS = ("r4", "r8")
+#: The fault code a kernel raises when writing its output failed in Python (:class:`~.entries.Kernels`).
+OUTPUT_FAILED = -2
 
 
 class NotCompiled(Exception):
@@ -89,11 +94,13 @@ class KernelModule:
             self.region_kinds.append(kind)
         return self.regions.index(name)
 
-    def output(self, to_unit: bool, fmt, items) -> int:
+    def output(self, to_unit: bool, fmt, items, where: tuple[str, int] | None = None) -> int:
         """The number of a PRINT or WRITE a kernel hands over: whether it names a
         unit, its parsed format (None: list-directed), its items (position among
-        the values the kernel passes, or a text constant, and the item's kind)."""
-        self.outputs.append((to_unit, fmt, tuple(items)))
+        the int64 values (INTEGER, LOGICAL; the unit first) or float64 values
+        (REAL) the kernel passes, or a text constant; and the item's kind), and
+        where it is (``(file, line)``, for the errors of writing it)."""
+        self.outputs.append((to_unit, fmt, tuple(items), where))
         return len(self.outputs) - 1
 
     def linked_counter(self, routine: str) -> int:
@@ -601,25 +608,28 @@ class KernelTranslator(UnitTranslator):
         if s.kind == "format":
             self.em("pass")
             return
+        em = self.em
         fmt = self.format_ref(s)
-        values, items = [], []
-        unit = None
-        if s.unit is not None:
-            unit = self.em.fresh("u")
-            self.em(f"{unit} = {self.ex.int_expr(s.unit)}")
+        ints, reals, items = [self.ex.int_expr(s.unit) if s.unit is not None else "0"], [], []
         for item in s.items:
             if isinstance(item, ir.Const) and isinstance(item.value, str):
                 items.append((None, item.value, "s"))
                 continue
             c, t, _ = self.ex.expr(item)
-            v = self.em.fresh("o")
-            self.em(f"{v} = {c}")
-            items.append((len(values), None, ic.io_kind(t)))
-            values.append(v)
+            kind = ic.io_kind(t)
+            into = reals if kind in REAL_KINDS else ints
+            items.append((len(into), None, kind))
+            into.append(c)
         fmt_obj = None if fmt == "None" else self.formats[int(fmt[len("_FMT["):-1])]
-        k = self.mod.output(unit is not None, fmt_obj, items)
-        self.em("with objmode():")
-        self.em(f"    _io({k}, ({unit or '0'}, {''.join(v + ', ' for v in values)}))")
+        k = self.mod.output(s.unit is not None, fmt_obj, items, em.where)
+        ib, fb = em.fresh("ob"), em.fresh("ob")
+        em(f"{ib} = np.empty({len(ints)}, np.int64)")
+        em(f"{fb} = np.empty({max(len(reals), 1)}, np.float64)")
+        for buf, codes in ((ib, ints), (fb, reals)):
+            for j, c in enumerate(codes):
+                em(f"{buf}[{j}] = {c}")
+        em(f"if {self.mod.static(OUTPUT)}({k}, {ib}.ctypes, {fb}.ctypes) != 0:")
+        em(f"    raise JitFault({OUTPUT_FAILED}, 0, 0, 0, -1)")
 
     def phase(self, s: ir.Do) -> None:
         p = self.mod.region(self.unit.name, s.span.first)
