@@ -39,11 +39,14 @@ class Settings:
     vector_length: int = 256
     min_time: float = 0.02  # seconds per measurement
     phase_calls: int = 200  # calls of the one-phase subroutine per start measurement (:mod:`.starts`)
+    kernel_elements: int = 1 << 15  # elements per rank of the runtime's kernels (:mod:`.kernels`)
+    kernel_calls: int = 40  # calls of each kernel's subroutine per measurement
 
     @classmethod
     def quick(cls, repeat: int = 3) -> "Settings":
         """Few, short measurements: seconds in all (tests, a first look)."""
-        return cls(repeat=repeat, large_bytes=256 << 10, halo_bytes=8 << 10, min_time=0.002, phase_calls=50)
+        return cls(repeat=repeat, large_bytes=256 << 10, halo_bytes=8 << 10, min_time=0.002, phase_calls=50,
+                   kernel_elements=1 << 14, kernel_calls=20)
 
 
 @dataclass(frozen=True)
@@ -72,6 +75,10 @@ def _five(y, x, a, b, n):
     y[1:n] = (x[1:n] - a[0:n - 1] * x[0:n - 1]) / b[1:n] + a[1:n] * b[0:n - 1]
 
 
+def _horner(y, x, a, b, n):
+    y[1:n] = ((x[1:n] * a[1:n] + b[1:n]) * x[1:n] + a[1:n]) * x[1:n] + b[1:n]
+
+
 #: The kernels whose times are split into flops and accesses (they write
 #: ``y`` and only read ``x``, ``a``, ``b``, so values never drift).
 KERNELS = (
@@ -79,6 +86,7 @@ KERNELS = (
     Kernel("y(i) = x(i)/b(i)", 1, 3, _divide),
     Kernel("y(i) = a(i)", 0, 2, _copy),
     Kernel("y(i) = (x(i) - a(i-1)*x(i-1))/b(i) + a(i)*b(i-1)", 5, 7, _five),
+    Kernel("y(i) = ((x(i)*a(i) + b(i))*x(i) + a(i))*x(i) + b(i)", 6, 4, _horner),
 )
 
 

@@ -49,6 +49,7 @@ class Split:
     flop_time: float
     access_time: float
     residual: float  # root-mean-square relative error of the fit over the kernels
+    floored: bool = False  # flop_time not measured but set to a share of access_time (see .profile)
 
     def predict(self, flops: float, accesses: float) -> float:
         return flops * self.flop_time + accesses * self.access_time

@@ -7,7 +7,7 @@ import math
 import os
 import platform
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -15,6 +15,9 @@ from ..errors import AutodistError, UsageError
 from ..machine import MachineProfile, load_profile
 from .bench import KERNELS, Settings
 from .fit import Split, Summary, split_compute, summarize
+
+#: The flop time, as a share of the access time, when the runtime's kernels show no flop cost at all.
+FLOP_SHARE = 1e-3
 
 #: Search limits copied from the reference profile (they are choices, not measurements).
 SEARCH_KEYS = ("element_size", "max_distributed_dims", "distributions", "candidates_per_phase", "mode",
@@ -44,6 +47,8 @@ class Calibration:
     mpi_library: str = ""
     versions: str = ""
     starts: Summary | None = None  # one call of a one-phase subroutine through the runtime (:mod:`.starts`)
+    #: the kernels as the runtime runs them (:mod:`.kernels`), when measured: the split comes from them
+    runtime: tuple[KernelTime, ...] = ()
 
     @property
     def bandwidth(self) -> float:
@@ -78,7 +83,16 @@ def calibration(raw: dict) -> Calibration:
     kernels = tuple(
         KernelTime(k.name, k.flops, k.accesses, summarize(s[f"kernel:{k.name}"])) for k in KERNELS
     )
-    split = split_compute([(k.flops, k.accesses, k.per_element.median) for k in kernels])
+    runtime = tuple(KernelTime(k.name, k.flops, k.accesses, summarize(s[f"runtime:{k.name}"]))
+                    for k in KERNELS if s.get(f"runtime:{k.name}"))
+    if sum(k.per_element.median > 0 for k in runtime) < 2:
+        runtime = ()  # too short to tell apart from the start of a phase: the numpy kernels' split
+    runtime = tuple(k for k in runtime if k.per_element.median > 0)
+    split = split_compute([(k.flops, k.accesses, k.per_element.median) for k in (runtime or kernels)])
+    if split.flop_time <= 0 and runtime and split.access_time > 0:
+        # compiled loops are bound by their memory accesses, their flops hidden under them: a
+        # flop is given a small share of an access (a profile's flop_time is positive)
+        split = replace(split, flop_time=split.access_time * FLOP_SHARE, floored=True)
     if split.flop_time <= 0:
         raise AutodistError("calibration: the kernels' times give no time per flop (too noisy); "
                             "run again with more repetitions (--repeat)")
@@ -86,7 +100,7 @@ def calibration(raw: dict) -> Calibration:
     return Calibration(raw["nranks"], settings, summarize(s["latency"]), summarize(s["large"]),
                        summarize(s["halo"]), summarize(s["barrier"]), kernels, split,
                        raw.get("mpi_library", ""), versions,
-                       summarize(s["phase_start"]) if s.get("phase_start") else None)
+                       summarize(s["phase_start"]) if s.get("phase_start") else None, runtime)
 
 
 def cpu_model() -> str:
@@ -129,14 +143,27 @@ def profile_text(cal: Calibration, name: str, like: MachineProfile, command: str
          f"({st.phase_calls} calls, numba and planning left out): {cal.starts.text()}; one MPI barrier on "
          f"{cal.nranks} ranks: {cal.barrier.text()}" if cal.starts is not None else
          f"# parallel_overhead: one MPI barrier on {cal.nranks} ranks: {cal.barrier.text()}"),
-        f"# flop_time, memory_access_time: least-squares split of numpy kernels on {st.vector_length}-element",
-        "#   vectors (every rank at once), seconds per element:",
     ]
     width = max(len(k.name) for k in cal.kernels)
+    if cal.runtime:
+        head += [f"# flop_time, memory_access_time: least-squares split of the kernels as the runtime runs them",
+                 f"#   (compiled when numba is installed): loops over {st.kernel_elements} elements per rank of "
+                 "arrays distributed BLOCK,",
+                 f"#   every rank at once, {st.kernel_calls} calls, seconds per element:"]
+        for k in cal.runtime:
+            head.append(f"#   {k.name:<{width}}  flops {k.flops}, accesses {k.accesses}: {k.per_element.text()}")
+        head.append(f"# for comparison, numpy statements on {st.vector_length}-element vectors (what the numpy path "
+                    "pays per element of a short loop):")
+    else:
+        head += [f"# flop_time, memory_access_time: least-squares split of numpy kernels on {st.vector_length}"
+                 "-element", "#   vectors (every rank at once), seconds per element:"]
     for k in cal.kernels:
         head.append(f"#   {k.name:<{width}}  flops {k.flops}, accesses {k.accesses}: {k.per_element.text()}")
     head.append(f"#   fit: {cal.split.flop_time:.3e} s/flop, {cal.split.access_time:.3e} s/access, "
                 f"rms relative error {100 * cal.split.residual:.1f}%")
+    if cal.split.floored:
+        head.append(f"#   (the runtime's kernels showed no flop cost next to their accesses: flop_time is "
+                    f"{FLOP_SHARE:g} of an access)")
     body = [
         f"name: {name}",
         f"description: measured by autodist calibrate on {platform.node() or 'this machine'} "

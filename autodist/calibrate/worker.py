@@ -1,7 +1,8 @@
 """One rank of ``autodist calibrate``'s MPI job:
 ``python -m autodist.calibrate.worker OUT.json SETTINGS.json``.
 
-Every rank measures (:func:`.bench.measure_all`, :func:`.starts.phase_start`); rank 0 writes the raw
+Every rank measures (:func:`.bench.measure_all`, :func:`.starts.phase_start`,
+:func:`.kernels.element_times`); rank 0 writes the raw
 samples, the rank count and the MPI library to ``OUT.json``.  An error on one
 rank ends the whole job (:func:`autodist.runtime.job.launch.guarded`).
 """
@@ -23,6 +24,17 @@ def phase_starts(comm, settings: Settings) -> list[float]:
     return [phase_start(comm, settings.phase_calls) for _ in range(max(3, settings.repeat // 3))]
 
 
+def runtime_kernels(comm, settings: Settings) -> dict[str, list[float]]:
+    """The kernels' seconds per element as the runtime runs them (:mod:`.kernels`)."""
+    from .bench import KERNELS
+    from .kernels import element_times
+
+    element_times(comm, 16, 2)  # the kernels compiled before the measurements
+    runs = [element_times(comm, settings.kernel_elements, settings.kernel_calls)
+            for _ in range(max(3, settings.repeat // 3))]
+    return {f"runtime:{k.name}": [r[i] for r in runs] for i, k in enumerate(KERNELS)}
+
+
 def measure_here(comm, settings: Settings) -> dict:
     """Measure on ``comm`` (every rank calls this); the raw record."""
     from mpi4py import MPI
@@ -31,6 +43,7 @@ def measure_here(comm, settings: Settings) -> dict:
 
     samples = measure_all(comm, settings)
     samples["phase_start"] = phase_starts(comm, settings)
+    samples.update(runtime_kernels(comm, settings))
     return {
         "nranks": comm.Get_size(),
         "settings": asdict(settings),

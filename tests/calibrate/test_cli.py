@@ -26,6 +26,8 @@ def test_quick_calibration_writes_a_valid_profile_and_never_overwrites_it(tmp_pa
     # the start of a phase measured through the runtime, which costs more than a barrier
     assert "# parallel_overhead: the runtime's start of a phase" in text
     assert prof.parallel_overhead > 1e-6
+    # compute speed from the runtime's own (compiled) kernels
+    assert "least-squares split of the kernels as the runtime runs them" in text
 
     # a second run refuses before measuring anything
     before = out.read_bytes()

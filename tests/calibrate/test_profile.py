@@ -75,6 +75,49 @@ def test_the_written_profile_loads_with_the_measured_values_and_comments(tmp_pat
     assert "flops 3, accesses 5" in head and "rms relative error" in head
 
 
+def test_the_kernels_as_the_runtime_runs_them_give_the_split_when_measured(tmp_path):
+    """The runtime's kernels (compiled) set flop and access times; the numpy
+    statements' times stay in the comments, for comparison."""
+    raw = record()
+    f, a = 2e-11, 7e-11
+    for k in KERNELS:
+        raw["samples"][f"runtime:{k.name}"] = [(k.flops * f + k.accesses * a) * x for x in (0.9, 1.0, 1.5)]
+    cal = calibration(raw)
+    assert cal.values()["flop_time"] == pytest.approx(f) and cal.values()["memory_access_time"] == pytest.approx(a)
+    text = profile_text(cal, "local", load_profile(PROFILES / "cluster_ib.yaml"), "autodist calibrate -np 2", WHEN)
+    assert "the kernels as the runtime runs them" in text and "for comparison, numpy statements" in text
+    assert write_profile(tmp_path / "local.yaml", text).flop_time == pytest.approx(f, rel=1e-4)
+    assert calibration(record()).values()["flop_time"] == pytest.approx(F)  # without them: the numpy kernels
+
+
+def test_runtime_kernels_bound_by_their_accesses_give_a_flop_a_small_share_of_an_access(tmp_path):
+    raw = record()
+    for k in KERNELS:  # compiled loops: the flops hidden under the accesses
+        raw["samples"][f"runtime:{k.name}"] = [k.accesses * 7e-11] * 3
+    cal = calibration(raw)
+    assert cal.values()["memory_access_time"] == pytest.approx(7e-11)
+    assert cal.values()["flop_time"] == pytest.approx(7e-14)
+    text = profile_text(cal, "local", load_profile(PROFILES / "cluster_ib.yaml"))
+    assert "showed no flop cost next to their accesses" in text
+    assert write_profile(tmp_path / "local.yaml", text).flop_time > 0
+
+
+def test_the_runtime_kernels_program_runs_every_kernel_compiled_on_its_ranks():
+    """The measuring program (calibrate.kernels) through the runtime on one
+    rank: one phase per kernel, run compiled on every call."""
+    pytest.importorskip("numba")
+    from mpi4py import MPI
+
+    from autodist.calibrate.kernels import BODIES, program
+    from autodist.calibrate.starts import run_through_runtime
+
+    ex, seconds = run_through_runtime(MPI.COMM_SELF, program(1 << 12, 1, 3))
+    assert seconds > 0
+    for k in range(len(BODIES)):
+        region = f"KERN{k + 1}:1"
+        assert ex.executions[region] == 3 and ex.phase_paths[region][0] == {"jit": 3}, region
+
+
 def test_never_overwrites_without_force(tmp_path):
     path = tmp_path / "local.yaml"
     path.write_text("# mine\n")
