@@ -18,7 +18,7 @@ import ast
 HELPER_NAMES = frozenset({
     "i4", "i8", "idiv_at", "imod_at", "ipow_at", "isign", "ishft", "btest", "ibits", "ishift", "ddiv",
     "rmod", "rmod8", "rsign", "dim", "nint", "aint", "anint", "powi", "imodulo_at", "rmodulo", "rmodulo8", "at", "check", "span_check",
-    "clip", "values_in", "member", "m_sqrt8", "rd", "wr", "clock", "timeup", "objmode", "JitFault", "JitStop", "ZERO4", "ONE4", "F4", "np", "njit",
+    "clip", "values_in", "member", "m_sqrt8", "rd", "wr", "clock", "timeup", "JitFault", "JitStop", "ZERO4", "ONE4", "F4", "np", "njit",
 })
 _LIBM = ("sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "exp", "log", "log10",
          "erf", "erfc", "tgamma", "lgamma", "asinh", "acosh", "atanh", "j0", "j1", "y0", "y1",
@@ -54,8 +54,7 @@ def foreign_names(source: str, known: frozenset[str] = frozenset()) -> list[str]
                         bad.add(f"np.{n.attr}")
                 elif n.attr not in ATTRIBUTES:
                     bad.add(f".{n.attr}")
-            elif isinstance(n, ast.With) and not (len(n.items) == 1 and isinstance(n.items[0].context_expr, ast.Call)
-                                                  and getattr(n.items[0].context_expr.func, "id", "") == "objmode"):
+            elif isinstance(n, ast.With):
                 bad.add("With")
             elif isinstance(n, (ast.NamedExpr, ast.Lambda, ast.GeneratorExp, ast.ListComp, ast.Try,
                                 ast.JoinedStr, ast.Dict, ast.Set)):

@@ -111,9 +111,9 @@ def agreed(mine: bool, call: int, comm) -> bool:
 
 
 class _LazyCompiles:
-    """numba's compilations outside :meth:`Jit.compile`: the object-mode blocks
-    of a kernel's PRINTs, which numba compiles when they first run, in every
-    run (it cannot cache them).  Their time goes to the current run's
+    """numba's compilations outside :meth:`Jit.compile` (none that autodist's
+    kernels ask for: their PRINTs call the executor back without object mode,
+    which numba would compile in every run) go to the current run's
     ``compile_seconds`` (one listener per process, registered once)."""
 
     current: "Jit | None" = None

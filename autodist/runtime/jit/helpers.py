@@ -25,7 +25,7 @@ import warnings
 
 import numba
 import numpy as np
-from numba import objmode, types  # noqa: F401 (objmode: for the generated modules)
+from numba import types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
