@@ -350,9 +350,14 @@ class ProcedureEntry:
         if self.name not in k.fns:
             why = k.compile(self.name, lambda: arg_types(args))
             comm = k.ex.comms.comm
-            if comm.Get_size() > 1 and agreed(bool(why), 1, comm) and not why:  # the ranks run one path
-                why = k.ready[self.name] = "numba could not compile it on another rank"
-                k.fns.pop(self.name, None)
+            if comm.Get_size() > 1:  # the ranks run one path
+                t0 = time.perf_counter()
+                failed = agreed(bool(why), 1, comm)
+                # waiting here is waiting for the ranks that still compile: numba's time too
+                k.jit.compile_seconds += time.perf_counter() - t0
+                if failed and not why:
+                    why = k.ready[self.name] = "numba could not compile it on another rank"
+                    k.fns.pop(self.name, None)
             if why:
                 k.k.unit_reasons[self.unit.name] = why
                 return self._python(rt, actuals, why)
