@@ -109,6 +109,11 @@ def _defines(lib: ctypes.CDLL, path: str, sym: str) -> bool:
     return os.path.realpath(os.fsdecode(info.dli_fname)) == os.path.realpath(path)
 
 
+def region_of(name: str) -> str:
+    """The counters' region of linked routine ``name`` (its calls' time and counts)."""
+    return f"linked {name}"
+
+
 def symbol_names(name: str) -> tuple[str, ...]:
     """The symbols a Fortran routine ``name`` is looked up as, in order."""
     return tuple(dict.fromkeys((name.lower() + "_", name.lower(), name)))

@@ -29,9 +29,9 @@ from ... import ir
 from ...errors import AutodistError, RuntimeFault
 from ..codegen import intrinsic_code as ic
 from ..codegen.generated import StopProgram
+from ..fortran.foreign import region_of
 from .engine import Jit, agreed, arg_types, converter
 from .program import PhaseKernelInfo, ProgramKernels
-from ..spmd.linked import region_of
 from .statics import SCALAR_DTYPES, shape_key
 from .units import OUTPUT_FAILED, REAL_KINDS
 

@@ -40,8 +40,7 @@ from dataclasses import dataclass, field
 from ... import ir
 from ..codegen import intrinsic_code as ic
 from ..comm.storage import numpy_dtype
-from ..fortran.foreign import RESULT_TYPES, abi_code
-from ..spmd.linked import region_of
+from ..fortran.foreign import RESULT_TYPES, abi_code, region_of
 from ..codegen.emitter import Code, ExprGen
 from ..codegen.facts import ProgramFacts
 from ..codegen.ranges import interval

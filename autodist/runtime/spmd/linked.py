@@ -23,13 +23,8 @@ import time
 from typing import Sequence
 
 from ...errors import RuntimeFault
-from ..fortran.foreign import ArrayArgument, Foreign
+from ..fortran.foreign import ArrayArgument, Foreign, region_of
 from .arrays import Comms, ElementRef, RtArray
-
-
-def region_of(name: str) -> str:
-    """The counters' region of linked routine ``name``."""
-    return f"linked {name}"
 
 
 class LinkedCalls:
