@@ -18,7 +18,11 @@ the current iteration) and checking every read against them:
   planes), the others are dropped unless the loop surely runs;
 * a read inside a loop body is covered when its box (for the current
   iteration, or over the ranges of the loops around it) lies inside a
-  union of covered boxes (boxes that touch are merged);
+  union of covered boxes (boxes that touch are merged), bounds compared
+  as affine forms, knowing that the read lies inside the target's declared
+  bounds and what the subscripts of the references that surely run with
+  it say about the sizes (:mod:`.legality`: a legal program's reference
+  at ``GP-3`` of rows from 0 means ``GP >= 3``);
 * a CALL maps the callee's summary (:class:`KillSummary`) through the
   argument association (a whole array of the same shape up to the last
   dimension, or an element ``A(1,1,K,I)`` whose leading dimensions are the
@@ -41,6 +45,7 @@ from dataclasses import dataclass, field
 from .. import ir
 from .boxes import (Box, aff, as_name, association, base, box_substitution, contains, declared_bounds, le,
                     mentions, merge, signature, subst, uses, vars_of, within)
+from .legality import Facts, region_facts
 from .model import Effects
 from .scalars import scalar_writes
 
@@ -98,6 +103,7 @@ class _Loop:
     exact: bool  # unit step: every value in [lo, hi] is taken
     runs: bool  # surely at least one trip
     unstable: set = field(default_factory=set)  # variables the body may change
+    node: int = 0  # id of the DO statement
 
 
 #: a loop of at most this many values, not one apart, covers each value's section
@@ -148,6 +154,9 @@ class Walker:
         self.unstable = self.unstable_of(region)
         self.killers: list[str] = []  # the calls whose kills were used
         self._holders: set[int] | None = None  # see _contains_reset
+        self.region = region
+        self._at: ir.Stmt | None = None  # the statement walked
+        self._facts: Facts | None = None  # see _known
 
     # -- results
 
@@ -254,7 +263,21 @@ class Walker:
         decl = self._declared
         if decl is not None and any(within(c, x, decl) for x in levels for c in self._merged):
             return None
+        known = self._known(loops)
+        if known and any(self._facts.contains(c, x, decl, known)  # type: ignore[union-attr]
+                         for x in levels for c in self._merged):
+            return None
         return cur
+
+    def _known(self, loops: list[_Loop]) -> tuple[ir.Affine, ...]:
+        """What the subscripts of references that surely run with the read
+        say about the sizes (:mod:`.legality`)."""
+        if self._facts is None:
+            anchor = self.region[0] if len(self.region) == 1 else self.region
+            pins = (self.unit, anchor, self.effects, self.stop_at)
+            self._facts = region_facts(self.unit, self.region, self.unstable, self.stop_at, pins)
+        return self._facts.at(self._at, [(lp.node, (lp.lo, lp.hi) if lp.lo is not None and lp.hi is not None
+                                          else None) for lp in loops])
 
     @property
     def _declared(self) -> list[tuple[ir.Affine | None, ir.Affine | None]] | None:
@@ -317,6 +340,7 @@ class Walker:
 
     def block(self, stmts: tuple[ir.Stmt, ...], loops: list[_Loop], conditional: bool) -> None:
         for s in stmts:
+            self._at = s
             if self.stop_at is not None and s is self.stop_at:
                 self.reset()
                 continue
@@ -415,7 +439,8 @@ class Walker:
                                    or any(base(v) in body_unstable for p in points for v in p.vars)):
             points = None
         lp = _Loop(s.var, lo, hi, st in (1, -1) and lo is not None,
-                   (lo is not None and le(lo, hi)) or points is not None, body_unstable)  # type: ignore[arg-type]
+                   (lo is not None and le(lo, hi)) or points is not None,  # type: ignore[arg-type]
+                   body_unstable, id(s))
         self.changed({s.var})
         if s.var == self.t.name:
             self.write(() if self.t.rank == 0 else None, conditional)
