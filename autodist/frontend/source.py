@@ -79,6 +79,11 @@ def _read(path: str, where: Origin | None) -> tuple[str, ...]:
     return _own_lines(decode(_bytes(path, where)), path)
 
 
+def file_lines(path: str) -> tuple[str, ...]:
+    """The lines of file ``path`` as a :class:`Source` holds them (its own text, as written)."""
+    return _read(path, None)
+
+
 def _own_lines(text: str, path: str) -> tuple[str, ...]:
     if "\n" not in text and "\r" in text.rstrip("\r"):
         raise FortranError("the lines end with CR alone (classic Mac OS line ends), which gfortran reads as "

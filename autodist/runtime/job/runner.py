@@ -25,6 +25,7 @@ import numpy as np
 from ...errors import AutodistError, RuntimeFault
 from ..fortran.files import RecordedInput
 from .launch import program_input
+from .prepared import from_cache
 
 
 @dataclass(frozen=True)
@@ -112,8 +113,9 @@ def _run_on_ranks(req: RunRequest, comm, out: TextIO | None, folder: str) -> int
         from ...fileio import check_outputs
 
         built = link.build(link.link_files(req.links), folder)
-        got = prepare(req.files, req.include_dirs, foreign=link.load(built, folder), defines=req.defines,
-                      cpp=req.cpp)
+        got = from_cache(req.files, req.include_dirs, req.defines, req.cpp, req.links,
+                       lambda: prepare(req.files, req.include_dirs, foreign=link.load(built, folder),
+                                       defines=req.defines, cpp=req.cpp))
         # INCLUDE files are known once the program is read
         check_outputs([("--report", req.report), ("--dump", req.dump)], got[0].files + req.links)
         return got + (built,)
