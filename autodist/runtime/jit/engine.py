@@ -149,8 +149,8 @@ class Jit:
 
     def __init__(self, after: float | None = None) -> None:
         self.after = default_after() if after is None else after
-        # numba's time: compiling, loading from the cache, compiling the object-mode
-        # blocks of kernels as they first run (:class:`_LazyCompiles`)
+        # numba's time: compiling, loading from the cache, waiting for a rank that still
+        # does, and any compiling numba does on its own (:class:`_LazyCompiles`)
         self.compile_seconds = 0.0
         self._compiling = False
         self.compiled = 0  # kernels numba compiled
@@ -175,8 +175,8 @@ class Jit:
         armed = signal.getitimer(signal.ITIMER_REAL)[0] > 0
         self._compiling = True
         try:
-            # imported outside catch_warnings: the filters :mod:`.helpers` installs stay for the
-            # object-mode blocks numba compiles when they first run (it cannot cache them)
+            # imported outside catch_warnings: the filters :mod:`.helpers` installs stay for
+            # whatever numba compiles later on its own
             fn = module.function(name)
             _LazyCompiles.watch(self)
             with warnings.catch_warnings():  # numba's notes (object mode holds the GIL, ...) are not the user's

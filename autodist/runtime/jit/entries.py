@@ -289,7 +289,7 @@ class Kernels:
         return tuple(converter(unit.symbol(n).type)(v) for n, v in zip(info.outs, outs)), int(outs[-1])
 
 
-#: The runtime's value of an output item from what object mode hands over, by kind.
+#: The runtime's value of an output item from the number a kernel hands over, by kind.
 _OUTPUT = {"r4": np.float32, "r8": float, "l": bool}
 
 

@@ -40,7 +40,7 @@ from .compiler import cache_dir
 if not numba.config.CACHE_DIR:
     numba.config.CACHE_DIR = str(cache_dir() / "numba")
 
-# kernels that write through object mode keep the GIL there, which numba notes on every compile
+# object mode (none in autodist's kernels now) keeps the GIL, which numba would note on every compile
 warnings.filterwarnings("ignore", message=".*Code running in object mode", category=numba.NumbaWarning)
 
 

@@ -599,8 +599,10 @@ class KernelTranslator(UnitTranslator):
             super().stmt1(s)
 
     def output(self, s: ir.Io) -> None:
-        """PRINT and WRITE: the kernel computes the values, the executor writes them
-        (an object-mode call, :meth:`KernelModule.output`)."""
+        """PRINT and WRITE: the kernel computes the values and calls the executor
+        back with them (static storage ``OUTPUT``, a ctypes callback: the INTEGER and
+        LOGICAL ones in an int64 buffer after the unit, the REAL ones in a float64
+        buffer; :meth:`KernelModule.output`), which writes them."""
         why = io_reason(s, self.unit)
         if why:
             raise NotCompiled(f"line {s.span.first}: {why}")
