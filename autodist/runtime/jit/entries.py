@@ -307,6 +307,7 @@ class ProcedureEntry:
         self.name = f"k_{unit.name}"
         self.seconds = 0.0  # run uncompiled so far
         self.counts = kernels.calls.setdefault(unit.name, [0, 0])
+        self.one_rank_only = kernels.linked_reason(kernels.statics.of(unit.name))  # fixed for the run
         self.outs = [None if unit.symbol(d).is_array else converter(unit.symbol(d).type) for d in unit.args]
         if unit.kind == "function":
             self.outs.insert(0, converter(unit.result_type or unit.symbol(unit.result or unit.name).type))
@@ -339,7 +340,7 @@ class ProcedureEntry:
             why = k.jit.cold_reason(self.seconds) if self.seconds < k.jit.after else \
                 k.python_why.get(self.unit.name) or "not compiled yet (the ranks decide together at calls 1, 2, 4, ...)"
             return self._python(rt, actuals, why)
-        why = k.linked_reason(k.statics.of(self.unit.name))
+        why = self.one_rank_only
         if why:
             return self._python(rt, actuals, why)
         got = self._arguments(actuals)

@@ -75,10 +75,10 @@ class Statics:
                     out.append(("S", c.name, ic.kind(sym.type)))
         for n in self.saved.get(u.name, ()):
             out.append(("V", u.name, ic.kind(u.symbol(n).type)))
-        out += self.linked(u, u.body)
+        out += self.outside(u, u.body)
         return list(dict.fromkeys(out))
 
-    def linked(self, u: ir.Unit, stmts: tuple[ir.Stmt, ...]) -> list[Key]:
+    def outside(self, u: ir.Unit, stmts: tuple[ir.Stmt, ...]) -> list[Key]:
         """The routines outside compiled code ``stmts`` of ``u`` call — the
         ``--link`` ones, the output callback — as keys of static storage."""
         linked = self.facts.linked
@@ -109,7 +109,7 @@ class Statics:
     def of_statements(self, u: ir.Unit, stmts: tuple[ir.Stmt, ...]) -> tuple[Key, ...]:
         """What the compiled callees called by ``stmts`` (of ``u``) take, and the
         ``--link`` routines they call."""
-        keys: set[Key] = set(self.linked(u, stmts))
+        keys: set[Key] = set(self.outside(u, stmts))
         for callee in self.callees(stmts):
             keys |= set(self.of(callee))
         return tuple(sorted(keys, key=repr))
