@@ -16,7 +16,10 @@
    factorization of P), and the format of each (from the profile's
    ``distributions``, each name's candidates from its format type in
    :mod:`autodist.layout.formats`; ``CYCLIC(k)`` only where a loop over that
-   dimension has a triangular iteration space).
+   dimension has a triangular iteration space).  The distributions over a
+   smaller divisor of P, which leave processors idle, are asked for apart
+   (``spare=True``): the static search tries them after the others and keeps
+   one only where it is cheaper (see :mod:`.static`).
 """
 
 from __future__ import annotations
@@ -315,22 +318,34 @@ class Distribution:
 
     formats: tuple[Format, ...]
     grid: tuple[int, ...]
+    #: over a smaller divisor of P by choice, the other processors idle
+    spare: bool = False
 
     def text(self) -> str:
-        return "(" + ",".join(str(f) for f in self.formats) + ")"
+        """``(BLOCK,*)``; a spare one says its grid: ``(BLOCK,*) on 4``, ``(BLOCK,BLOCK) on 2x2``."""
+        out = "(" + ",".join(str(f) for f in self.formats) + ")"
+        return out + " on " + "x".join(map(str, self.grid)) if self.spare else out
 
 
-def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int) -> list[Distribution]:
-    """Every distribution of the group's template worth evaluating on ``nprocs``."""
+def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int,
+                  spare: bool = False) -> list[Distribution]:
+    """Every distribution of the group's template worth evaluating on
+    ``nprocs``; with ``spare``, instead, those over the smaller divisors of
+    ``nprocs`` whose grids are not among them (a 12-point dimension on 16
+    processors: over 8, 4 and 2; not over 12, which the others hold)."""
     width = len(group.bounds)
     extents = [hi - lo + 1 for lo, hi in group.bounds]
     collapsed = Format("*")
     if nprocs == 1:
-        return [Distribution(tuple(collapsed for _ in range(width)), ())]
+        return [] if spare else [Distribution(tuple(collapsed for _ in range(width)), ())]
     out: dict[Distribution, None] = {}
     for k in range(1, min(machine.max_distributed_dims, width) + 1):
         for dims in itertools.combinations(range(width), k):
-            for grid in _grids(nprocs, k, [extents[d] for d in dims]):
+            shape = [extents[d] for d in dims]
+            grids = _grids(nprocs, k, shape)
+            if spare:
+                grids = [g for d in _divisors(nprocs)[1:] for g in _grids(d, k, shape) if g not in grids]
+            for grid in dict.fromkeys(grids):
                 options = [_distinct(candidate_formats(machine.distributions, extents[d], g, d in group.triangular),
                                      extents[d], g)
                            for d, g in zip(dims, grid)]
@@ -338,11 +353,12 @@ def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int) ->
                     formats = [collapsed] * width
                     for d, f in zip(dims, fmts):
                         formats[d] = f
-                    out[Distribution(tuple(formats), grid)] = None
-    # the template replicated: every processor holds its arrays whole (the
-    # answer for tables every processor reads; last, so that searches start
-    # from a distribution)
-    out[Distribution(tuple(collapsed for _ in range(width)), ())] = None
+                    out[Distribution(tuple(formats), grid, spare)] = None
+    if not spare:
+        # the template replicated: every processor holds its arrays whole (the
+        # answer for tables every processor reads; last, so that searches start
+        # from a distribution)
+        out[Distribution(tuple(collapsed for _ in range(width)), ())] = None
     return list(out)
 
 
@@ -367,6 +383,11 @@ def _grids(nprocs: int, k: int, extents: list[int]) -> list[tuple[int, ...]]:
         if all(g >= 2 for g in fitted):
             out[fitted] = None
     return list(out)
+
+
+def _divisors(n: int) -> list[int]:
+    """The divisors of ``n`` above 1, largest first."""
+    return [d for d in range(n, 1, -1) if n % d == 0]
 
 
 def group_layouts(group: TemplateGroup, dist: Distribution, table: ArrayTable, name: str = "") -> dict[str, Layout]:

@@ -96,9 +96,23 @@ class Solution:
     def entry_of(self, procedure: str) -> Mapping:
         return dict(self.entry).get(procedure, Mapping(()))
 
-    def describe(self) -> str:
+    def processors(self) -> int:
+        """The most processors any of its layouts is distributed over (1: all replicated)."""
+        layouts = [lay for _, m in self.entry for _, lay in m.layouts]
+        layouts += [lay for p in self.phases for _, lay in p.mapping.layouts]
+        layouts += [lay for r in self.remaps for lay in (r.src, r.dst)]
+        return max((lay.nprocs for lay in layouts), default=1)
+
+    def describe(self, procs: int = 0) -> str:
         """``A,B,X(BLOCK,*)`` for a static solution; the layouts each array goes
-        through for a dynamic one: ``A,B,X(BLOCK,*)<->(*,BLOCK)``."""
+        through for a dynamic one: ``A,B,X(BLOCK,*)<->(*,BLOCK)``; given the
+        processor count ``procs``, one that leaves some of them idle says so:
+        ``A,B,X(BLOCK,*) on 4 of 16 processors``."""
+        used = self.processors() if procs else 0
+        note = f" on {used} of {procs} processors" if 1 < used < procs else ""
+        return self._layouts_text() + note
+
+    def _layouts_text(self) -> str:
         seen: dict[str, list[str]] = {}
         for _, m in self.entry:
             for a, lay in m.layouts:

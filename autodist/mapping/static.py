@@ -7,6 +7,19 @@ combinations are searched one template at a time (coordinate descent from the
 first options) instead of enumerated: for each template every processor
 arrangement with the profile's first formats, then the other formats
 (CYCLIC for BLOCK, ...) of its :data:`REFINED_SHAPES` best arrangements.
+
+Then, from the cheapest, a descent over the distributions on fewer processors
+than P (a divisor of P, the others idle: :func:`.candidates.distributions`
+with ``spare``); what it finds is kept only where it is cheaper than every
+mapping over all processors.  Where a dimension's sweep hands data from
+processor to processor, or a remapping sends one message per processor, the
+work that more processors save can cost more than it saves; the mappings on
+P/4 processors are then candidates on P, so that the best on P is never
+dearer than the best on P/4 (up to what replicated data costs to keep alike
+on more processors).  Trying them after the others, and keeping only what
+is cheaper, leaves every answer that fewer processors do not improve as it
+was, and the dynamic selection's pools (which start from the static
+candidates) as small.
 """
 
 from __future__ import annotations
@@ -99,14 +112,29 @@ def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: Machi
     if not names:
         out.append(StaticCandidate((), evaluator.evaluate(Mapping.of(dict(fixed)), machine)))
         return out
+    spare = {g.name: distributions(g, machine, nprocs, spare=True) for g in alignment.groups}
     with evaluator.workers():
         tell = progress or (lambda what, done, total: None)
         if total <= MAX_COMBINATIONS:
             out = _enumerate(names, options, run, prepare, tell)
         else:
             out = _descend(names, options, run, prepare, tell, _families(alignment))
+        out = prefer_replication(sorted(out, key=lambda c: (c.total, c.describe())))
+        if any(spare.values()):
+            out += _fewer_processors(names, spare, out[0], run, prepare, tell, _families(alignment))
     out.sort(key=lambda c: (c.total, c.describe()))
     return prefer_replication(out)
+
+
+def _fewer_processors(names: list[str], spare: dict[str, list[Distribution]], best: StaticCandidate, run,
+                      prepare, tell: Progress, families: dict[str, tuple[str, ...]]) -> list[StaticCandidate]:
+    """The descent from ``best`` over the templates' distributions on fewer
+    processors; the mappings it prices that are cheaper than ``best``."""
+    start = dict(best.choice)
+    options = {n: [start[n]] + spare[n] for n in names}
+    found = _descend(names, options, run, prepare,
+                     lambda what, done, total: tell(f"{what}, fewer processors", done, total), families)
+    return [c for c in found if any(d.spare for _, d in c.choice) and c.total < best.total * (1 - TIE)]
 
 
 def _enumerate(names: list[str], options: dict[str, list[Distribution]], run, prepare,

@@ -15,7 +15,7 @@ def _solution_summary(plan: Plan, sol: Solution) -> dict[str, Any]:
         "computation": sol.computation,
         "movement": sol.movement,
         "mapping": full["mapping"],
-        "description": sol.describe(),
+        "description": sol.describe(plan.procs),
         "method": sol.method,
     }
     if sol.kind != "static":
@@ -73,7 +73,7 @@ def compare_table(rows: list[tuple[Plan, Solution | None]]) -> str:
             line += f"  {w.total:>11.6g}" if w is not None else f"  {'-':>11}"
         nremap = sum(r.count for r in plan.dynamic.remaps)
         line += (f"  {plan.chosen:<8} {nremap:>6g}  {best.computation:>9.4g}  {best.movement:>9.4g}  "
-                 f"{best.remapping:>9.4g}  {best.describe()}")
+                 f"{best.remapping:>9.4g}  {best.describe(plan.procs)}")
         lines.append(line)
         if plan.dynamic.remaps:
             details.append(f"P = {plan.procs}, dynamic solution remaps:")
