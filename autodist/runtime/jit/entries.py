@@ -33,7 +33,7 @@ from ..fortran.foreign import region_of
 from .engine import Jit, agreed, arg_types, converter
 from .program import PhaseKernelInfo, ProgramKernels
 from .statics import SCALAR_DTYPES, shape_key
-from .units import OUTPUT_FAILED, REAL_KINDS
+from .kernelmodule import OUTPUT_FAILED, REAL_KINDS
 
 
 def held_whole(arr) -> bool:

@@ -22,7 +22,8 @@ from .check import foreign_names
 from .eligible import own_reason, statements_reason, unit_reasons
 from .expr import chain_source
 from .statics import Statics
-from .units import KernelModule, KernelTranslator, NotCompiled
+from .kernelmodule import KernelModule, NotCompiled
+from .units import KernelTranslator
 
 
 @dataclass(frozen=True)

@@ -24,7 +24,7 @@ path writes them; what changes:
 * CALLs and FUNCTION references call the callee's kernel, passing on its
   static storage (:mod:`.statics`); STOP raises :class:`~.helpers.JitStop`;
 * loop phases inside a compiled procedure count their executions and time
-  (``_N``, ``_T``: the region's index from :class:`KernelModule`).
+  (``_N``, ``_T``: the region's index from :class:`~.kernelmodule.KernelModule`).
 
 A unit's kernel is ``k_<UNIT>(<dummies>, <static storage>, _N, _T)``
 returning ``(result?, dummy values...)`` (0 in an array dummy's place); a
@@ -40,172 +40,15 @@ from dataclasses import dataclass, field
 from ... import ir
 from ..codegen import intrinsic_code as ic
 from ..comm.storage import numpy_dtype
-from ..fortran.foreign import RESULT_TYPES, abi_code, region_of
 from ..codegen.emitter import Code, ExprGen
-from ..codegen.facts import ProgramFacts
 from ..codegen.ranges import interval
 from ..codegen.scan import phase_scalars
 from ..codegen.units import UnitTranslator
-from .eligible import io_reason
 from .expr import JitExpr
-from .faults import Sites
-from .statics import OUTPUT, Statics, shape_key_code
-
-#: The kinds of output items passed as float64 (the others, INTEGER and LOGICAL, as int64).
-REAL_KINDS = ("r4", "r8")
-#: The fault code a kernel raises when writing its output failed in Python (:class:`~.entries.Kernels`).
-OUTPUT_FAILED = -2
-
-
-class NotCompiled(Exception):
-    """Why a unit or phase stays with the Python path."""
-
-
-@dataclass
-class KernelModule:
-    """What the kernels of one module share: sites, chains, labels, STOP codes, regions."""
-
-    facts: ProgramFacts
-    statics: Statics
-    phase_ids: dict[tuple[str, int], int]  # (unit, first line) -> phase id, loop and call phases
-    sites: Sites = field(default_factory=Sites)
-    chains: set[int] = field(default_factory=set)
-    labels: list[str] = field(default_factory=list)
-    stops: list = field(default_factory=list)
-    regions: list[str] = field(default_factory=list)
-    region_kinds: list[str] = field(default_factory=list)
-    outputs: list = field(default_factory=list)
-
-    def label(self, text: str) -> int:
-        if text not in self.labels:
-            self.labels.append(text)
-        return self.labels.index(text)
-
-    def stop(self, code) -> int:
-        if code not in self.stops:
-            self.stops.append(code)
-        return self.stops.index(code)
-
-    def region(self, unit: str, line: int, kind: str = "loop") -> int:
-        name = f"{unit}:{self.phase_ids[(unit, line)]}"
-        if name not in self.regions:
-            self.regions.append(name)
-            self.region_kinds.append(kind)
-        return self.regions.index(name)
-
-    def output(self, to_unit: bool, fmt, items, where: tuple[str, int] | None = None) -> int:
-        """The number of a PRINT or WRITE a kernel hands over: whether it names a
-        unit, its parsed format (None: list-directed), its items (position among
-        the int64 values (INTEGER, LOGICAL; the unit first) or float64 values
-        (REAL) the kernel passes, or a text constant; and the item's kind), and
-        where it is (``(file, line)``, for the errors of writing it)."""
-        self.outputs.append((to_unit, fmt, tuple(items), where))
-        return len(self.outputs) - 1
-
-    def linked_counter(self, routine: str) -> int:
-        """The counter of calls of a ``--link`` routine from kernels (a region of kind "linked")."""
-        name = region_of(routine)
-        if name not in self.regions:
-            self.regions.append(name)
-            self.region_kinds.append("linked")
-        return self.regions.index(name)
-
-    def unit_counter(self, unit: str) -> int:
-        """The counter of calls of a compiled unit (a region of kind "unit")."""
-        if unit not in self.regions:
-            self.regions.append(unit)
-            self.region_kinds.append("unit")
-        return self.regions.index(unit)
-
-    def static(self, key) -> str:
-        return self.statics.name(key)
-
-
-#: numpy's type of a one-element buffer of each ABI code a kernel passes.
-_ABI_DTYPES = {"i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "f4": "float32", "f8": "float64",
-               "l1": "int8", "l2": "int16", "l4": "int32", "l8": "int64"}
-
-
-def _from_abi(code: str, abi: str) -> str:
-    """A value of ABI code ``abi`` as the kernel's scalar of its type."""
-    return f"int({code})" if abi[0] == "i" else f"({code} != 0)" if abi[0] == "l" else code
-
-
-def _int(code) -> int | None:
-    """The value of ``code`` when it is an integer literal."""
-    if isinstance(code, int):
-        return code
-    text = code.strip()
-    while text.startswith("(") and text.endswith(")") and text.count("(") == 1:
-        text = text[1:-1].strip()
-    try:
-        return int(text)
-    except ValueError:
-        return None
-
-
-def _unsigned(pos) -> str:
-    """The storage position ``pos`` as an index numba takes as it is: a signed
-    one makes it add a test for negative (from-the-end) indices to every access,
-    which keeps LLVM from optimizing the loop (2-3x on a gathered sparse
-    product).  Every position :meth:`KernelTranslator.position` computes is
-    checked or proven inside the storage, never negative."""
-    v = _int(pos)
-    return str(v) if v is not None else f"np.uint64({pos})"
-
-
-def _plus(a, b):
-    """Code of ``a + b``, folded when both are numbers (an int for a number)."""
-    x, y = _int(a), _int(b)
-    if x is not None and y is not None:
-        return x + y
-    if x == 0:
-        return b
-    if y == 0:
-        return a
-    return f"{a} + {b}" if y is None or y > 0 else f"{a} - {-y}"
-
-
-def _times(a, b):
-    """Code of ``a * (b)``, folded when both are numbers."""
-    x, y = _int(a), _int(b)
-    if x is not None and y is not None:
-        return x * y
-    if x == 0 or y == 0:
-        return 0
-    if x == 1:
-        return b
-    return f"{a} * ({b})"
-
-
-def _const_bounds(dim: ir.Dim, last: bool, stretch: bool = False) -> tuple[int, int] | None:
-    """A dummy dimension's bounds when both are integer constants that stay as
-    written (a last dimension ``X(1)`` may stand for "any size", and any last
-    dimension of a dummy that reaches as far as its actual (``stretch``, see
-    :func:`~autodist.runtime.spmd.dummies.dummy_bounds`): not fixed)."""
-    b = dim.bounds
-    if b is None or (last and (stretch or b[0] == b[1])):
-        return None
-    return b
-
-
-@dataclass
-class KArray:
-    """An array as a kernel reaches it: storage, offset and bounds (code), label."""
-
-    buf: str
-    lo: list[str]
-    hi: list[str]
-    ext: list[str]
-    label: str  # code of the label number of the array as the executor names it
-    key: str  # code of its shape key
-    off: str = "0"
-    avail: str | None = None  # the length of the actual's storage (dummies: positions past it hold nothing)
-    base_label: str = ""  # the actual's label (a dummy's past-the-end fault names it)
-    #: per dimension, constant bounds inside the bounds in effect (a dummy's declared
-    #: ones: its last dimension may reach further, never less), or None
-    safe: tuple[tuple[int, int] | None, ...] = ()
-
+from .kernelmodule import KernelModule, NotCompiled
+from .outside import call_linked, write_output
+from .positions import KArray, const_bounds, int_literal, plus, times, unsigned
+from .statics import shape_key_code
 
 class _KernelExpr(JitExpr, ExprGen):
     def __init__(self, tr: "KernelTranslator"):
@@ -328,7 +171,7 @@ class KernelTranslator(UnitTranslator):
                 key = self._key(n, lo, hi)
                 dims = self.sym(n).dims
                 fixed = {d: b for d, dim in enumerate(dims)
-                         if (b := _const_bounds(dim, d == rank - 1, self.stretches(n))) is not None}
+                         if (b := const_bounds(dim, d == rank - 1, self.stretches(n))) is not None}
                 if fixed:  # declared constant: written as numbers (subscripts fold), checked once here
                     site = self.mod.sites.message(f"internal error: the bounds of {n} in a kernel are not "
                                                   "its declared ones", em.where)
@@ -450,7 +293,7 @@ class KernelTranslator(UnitTranslator):
                     em(f"if {hi[k]} == {lo[k]} and h_{d} > {rest}:")
                     em(f"    {hi[k]} = {assumed}")
             em(f"{ext[k]} = {hi[k]} - {lo[k]} + 1")
-            fixed = _const_bounds(dim, last, self.stretches(d))
+            fixed = const_bounds(dim, last, self.stretches(d))
             if fixed is not None:  # constant bounds: written as numbers, so that subscripts fold (see position)
                 lits[k] = (str(fixed[0]), str(fixed[1]), str(fixed[1] - fixed[0] + 1))
         key = self._key(d, lo, hi)  # from the variables: int64 arithmetic, as the executor's key wraps
@@ -521,7 +364,7 @@ class KernelTranslator(UnitTranslator):
         terms: list[str | int] = []
         for d, sub in enumerate(e.subscripts):
             code = self.ex.int_expr(sub)
-            v, lo, hi = _int(code), _int(ka.lo[d]), _int(ka.hi[d])
+            v, lo, hi = int_literal(code), int_literal(ka.lo[d]), int_literal(ka.hi[d])
             if v is not None and lo is not None and hi is not None and lo <= v <= hi:
                 terms.append(v - lo)  # a constant subscript inside constant bounds: no check, no arithmetic
                 continue
@@ -534,13 +377,13 @@ class KernelTranslator(UnitTranslator):
             terms.append(f"(at({site}, {code}, {ka.lo[d]}, {ka.hi[d]}, {ka.label}) - {ka.lo[d]})")
         pos = terms[-1]
         for d in range(len(terms) - 2, -1, -1):
-            pos = _plus(terms[d], _times(ka.ext[d], pos))
-        return ka, str(_plus(ka.off, pos))
+            pos = plus(terms[d], times(ka.ext[d], pos))
+        return ka, str(plus(ka.off, pos))
 
     def read(self, e: ir.Index) -> str:
         ka, pos = self.position(e)
         t = self.ex.type_of_name(e.name)
-        code = f"{ka.buf}[{_unsigned(pos)}]"  # in storage: subscripts checked, dummies padded (see _dummy_array)
+        code = f"{ka.buf}[{unsigned(pos)}]"  # in storage: subscripts checked, dummies padded (see _dummy_array)
         k = ic.kind(t)
         return f"int({code})" if k == "i" else (f"bool({code})" if k == "l" else code)
 
@@ -548,7 +391,7 @@ class KernelTranslator(UnitTranslator):
         # in storage (subscripts checked, dummies padded): a write past a dummy's actual
         # lands in its padded copy and faults when the unit leaves, as on the Python path
         ka, pos = self.position(target)
-        self.em(f"{ka.buf}[{_unsigned(pos)}] = {value}")
+        self.em(f"{ka.buf}[{unsigned(pos)}] = {value}")
 
     def hoisted(self, call: str, writeback) -> str:
         """A FUNCTION that writes its arguments, called before the statement whose
@@ -599,38 +442,7 @@ class KernelTranslator(UnitTranslator):
             super().stmt1(s)
 
     def output(self, s: ir.Io) -> None:
-        """PRINT and WRITE: the kernel computes the values and calls the executor
-        back with them (static storage ``OUTPUT``, a ctypes callback: the INTEGER and
-        LOGICAL ones in an int64 buffer after the unit, the REAL ones in a float64
-        buffer; :meth:`KernelModule.output`), which writes them."""
-        why = io_reason(s, self.unit)
-        if why:
-            raise NotCompiled(f"line {s.span.first}: {why}")
-        if s.kind == "format":
-            self.em("pass")
-            return
-        em = self.em
-        fmt = self.format_ref(s)
-        ints, reals, items = [self.ex.int_expr(s.unit) if s.unit is not None else "0"], [], []
-        for item in s.items:
-            if isinstance(item, ir.Const) and isinstance(item.value, str):
-                items.append((None, item.value, "s"))
-                continue
-            c, t, _ = self.ex.expr(item)
-            kind = ic.io_kind(t)
-            into = reals if kind in REAL_KINDS else ints
-            items.append((len(into), None, kind))
-            into.append(c)
-        fmt_obj = None if fmt == "None" else self.formats[int(fmt[len("_FMT["):-1])]
-        k = self.mod.output(s.unit is not None, fmt_obj, items, em.where)
-        ib, fb = em.fresh("ob"), em.fresh("ob")
-        em(f"{ib} = np.empty({len(ints)}, np.int64)")
-        em(f"{fb} = np.empty({max(len(reals), 1)}, np.float64)")
-        for buf, codes in ((ib, ints), (fb, reals)):
-            for j, c in enumerate(codes):
-                em(f"{buf}[{j}] = {c}")
-        em(f"if {self.mod.static(OUTPUT)}({k}, {ib}.ctypes, {fb}.ctypes) != 0:")
-        em(f"    raise JitFault({OUTPUT_FAILED}, 0, 0, 0, -1)")
+        write_output(self, s)
 
     def phase(self, s: ir.Do) -> None:
         p = self.mod.region(self.unit.name, s.span.first)
@@ -669,55 +481,7 @@ class KernelTranslator(UnitTranslator):
             self.store_commons()
 
     def linked_call(self, name: str, result: ir.Type | None, args: tuple[ir.Expr, ...], span: ir.Span) -> str:
-        """A call of routine ``name`` of the ``--link`` libraries (a FUNCTION of
-        type ``result``, a subroutine when None), made from the kernel through
-        its ctypes function pointer (static storage ``("X", ...)``), as
-        :class:`~autodist.runtime.fortran.foreign.Foreign` calls it: every
-        argument by reference — an array from the element passed on, a scalar
-        in a one-element buffer of its type whose value a variable takes back.
-        Returns the code of the result (None for a subroutine)."""
-        em = self.em
-        res = None if result is None else abi_code(result)
-        if result is not None and res not in RESULT_TYPES:
-            raise NotCompiled(f"a {result} result of --link function {name}")
-        pointers, back = [], []
-        for k, a in enumerate(args):
-            sym = self.sym(a.name) if isinstance(a, (ir.Name, ir.Index)) else None
-            if sym is not None and sym.is_array:
-                if sym.type.base not in ("integer", "real") or abi_code(sym.type) is None:
-                    raise NotCompiled(f"passes {a.name} ({sym.type}) to --link routine {name}")
-                if isinstance(a, ir.Name):
-                    ka = self.arrays.get(a.name)
-                    if ka is None:
-                        raise NotCompiled(f"array {a.name} is not reachable here")
-                    pos = ka.off
-                else:
-                    ka, pos = self.position(a)
-                pointers.append(f"{ka.buf}[{_unsigned(pos)}:].ctypes")
-                continue
-            code, t, _ = self.ex.expr(a)
-            abi = abi_code(t)
-            if abi is None or abi[0] not in "ifl":
-                raise NotCompiled(f"argument {k + 1} ({t}) of --link routine {name}")
-            buf = em.fresh("xb")
-            em(f"{buf} = np.empty(1, np.{_ABI_DTYPES[abi]})")
-            em(f"{buf}[0] = {f'1 if {code} else 0' if abi[0] == 'l' else code}")
-            pointers.append(f"{buf}.ctypes")
-            if isinstance(a, ir.Name) and self.assignable(a.name):
-                back.append((_from_abi(f"{buf}[0]", abi), a))
-        counter = self.mod.linked_counter(name)
-        t0 = em.fresh("t")
-        em(f"{t0} = clock(_N)")
-        fn = self.mod.static(("X", name, (res, len(args))))
-        r = em.fresh("xr") if res is not None else None
-        em(f"{r + ' = ' if r else ''}{fn}({', '.join(pointers)})")
-        em(f"_T[{counter}] += clock(_N) - {t0}")
-        em(f"_N[{3 + counter}] += 1")
-        for code, target in back:
-            self.store_result(code, target)
-        if any(t.name in {m for m, _, _ in self.common_scalars} for _, t in back):
-            self.store_commons()
-        return None if r is None else _from_abi(r, res)
+        return call_linked(self, name, result, args, span)
 
     def array_actual(self, a: ir.Name | ir.Index, dummy: ir.Symbol, callee: str) -> str:
         sym = self.sym(a.name)
