@@ -636,3 +636,64 @@ def test_the_ranks_agree_on_when_a_procedure_is_compiled():
     assert collectives == 3 * 3  # calls 1, 2 and 4 only
     one = _Ranks([lambda n: n >= 5], 5)
     assert agreed(True, 5, one) and one.calls == 0  # alone: no collective, no waiting
+
+
+def test_a_kernel_numba_cannot_compile_is_tried_once_not_in_every_run(tmp_path, monkeypatch):
+    """A kernel numba fails on is recorded beside it: later runs (a new Jit, a
+    new Module of the same text) take the other path at once, with the reason,
+    instead of failing again (a long procedure made numba fail after minutes)."""
+    from numba import types
+
+    from autodist.runtime.jit.compiler import Module
+    from autodist.runtime.jit.engine import Jit
+
+    monkeypatch.setenv("AUTODIST_CACHE", str(tmp_path / "cache"))
+    body = "@njit\ndef k_bad(x):\n    return x.no_such_attribute\n"
+    fn, why = Jit(after=0.0).compile(Module(body), "k_bad", lambda: (types.float64,))
+    assert fn is None and why.startswith("numba could not compile it: ") and "no_such_attribute" in why, why
+    assert list((tmp_path / "cache" / "jit").glob("k*.k_bad.failed"))
+
+    again = Module(body)
+    monkeypatch.setattr(again, "function", lambda name: pytest.fail("numba was asked again"))
+    fn, later = Jit(after=0.0).compile(again, "k_bad", lambda: (types.float64,))
+    assert fn is None and later == f"{why} (in an earlier run; the kernel is the same)"
+    # another text is another kernel: compiled
+    fn, ok = Jit(after=0.0).compile(Module("@njit\ndef k_bad(x):\n    return x + 1.0\n"), "k_bad", lambda: (types.float64,))
+    assert fn is not None and ok == "" and fn(1.0) == 2.0
+
+
+def test_shape_keys_of_constant_bounds_are_int64_literals_equal_to_the_python_key():
+    """A 4-D dummy of constant bounds (NPB LU's ``V(5,13,13,12)``) has a key
+    numba can type: folded and wrapped to int64, as the kernels' arithmetic
+    wraps; with a variable bound, the code computes the Python key."""
+    from autodist.runtime.jit.statics import _wrapped, shape_key, shape_key_code
+
+    bounds = [(1, 5), (1, 13), (1, 13), (1, 12)]
+    code = shape_key_code([str(a) for a, _ in bounds], [str(b) for _, b in bounds])
+    assert int(code) == shape_key(bounds) and -(1 << 63) <= int(code) < (1 << 63)
+    for n in (12, 1000):
+        mixed = shape_key_code(["1", "1", "(1)", "1"], ["5", "13", "v_N", "12"])
+        assert "v_N" in mixed
+        assert _wrapped(eval(mixed, {"v_N": n})) == shape_key([(1, 5), (1, 13), (1, n), (1, 12)])
+
+
+def test_a_kernel_of_many_blocks_compiles_past_pythons_default_recursion_limit(tmp_path, monkeypatch):
+    """numba's SSA pass recurses once per block between a variable's use and
+    its definitions: a long procedure (NPB LU's JACLD) went past Python's
+    default limit and stayed uncompiled; the limit is raised while numba compiles."""
+    import sys
+
+    from numba import types
+
+    from autodist.runtime.jit.compiler import Module
+    from autodist.runtime.jit.engine import Jit
+
+    monkeypatch.setenv("AUTODIST_CACHE", str(tmp_path / "cache"))
+    lines = ["@njit", "def k_long(x):", "    y = 0.0", "    z = x * 2.0", "    if x > 1.0:", "        z = x * 3.0"]
+    for i in range(700):
+        lines += [f"    if x > {i}.5:", f"        y += {i}.0"]
+    lines.append("    return y + z")
+    limit = sys.getrecursionlimit()
+    fn, why = Jit(after=0.0).compile(Module("\n".join(lines) + "\n"), "k_long", lambda: (types.float64,))
+    assert why == "" and fn(3.0) == 0.0 + 1.0 + 2.0 + 9.0
+    assert sys.getrecursionlimit() == limit

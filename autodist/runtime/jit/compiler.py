@@ -8,7 +8,9 @@ its text, once (created whole by a hard link, never rewritten, so that ranks
 writing the same module at the same time leave one file), and imports it
 when a kernel of it is first needed;
 numba's own cache then sits in the folder's ``__pycache__``, and a second
-run of the same program loads every kernel instead of compiling it.  The
+run of the same program loads every kernel instead of compiling it; a kernel
+numba could not compile is recorded beside it (``.failed``, with the reason),
+and later runs take the other path at once instead of failing again.  The
 text starts with a stamp of the helpers' source and of the numba and numpy
 versions, so that changing either makes new files rather than stale hits.
 The ranks of a job run the same program and want the same kernels at about
@@ -90,6 +92,7 @@ class Module:
         self.text = header() + body
         self.digest = hashlib.sha256(self.text.encode()).hexdigest()[:24]
         self._warm: dict[str, bool] = {}
+        self._failed: dict[str, str] = {}
 
     def warm(self, name: str) -> bool:
         """Whether a run before this one compiled function ``name`` of the module
@@ -115,6 +118,26 @@ class Module:
         self._warm[f"?{name}"] = True
         try:
             (cache_dir() / f"k{self.digest}.{name}.hot").touch()
+        except OSError:
+            pass
+
+    def failure(self, name: str) -> str:
+        """Why numba could not compile function ``name`` in a run before this one
+        ("" if none failed): the same text fails the same way, and a failure can
+        take numba minutes (a long procedure), so it is tried once, not every run."""
+        key = f"!{name}"
+        if key not in self._failed:
+            try:
+                self._failed[key] = (cache_dir() / f"k{self.digest}.{name}.failed").read_text().strip()
+            except OSError:
+                self._failed[key] = ""
+        return self._failed[key]
+
+    def fail(self, name: str, why: str) -> None:
+        """Record that numba could not compile ``name`` (see :meth:`failure`)."""
+        self._failed[f"!{name}"] = why
+        try:
+            (cache_dir() / f"k{self.digest}.{name}.failed").write_text(why + "\n")
         except OSError:
             pass
 

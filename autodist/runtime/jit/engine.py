@@ -32,7 +32,9 @@ sets the flag compiled procedures poll (see :mod:`.units`).
 from __future__ import annotations
 
 import os
+import re
 import signal
+import sys
 import threading
 import time
 import warnings
@@ -171,6 +173,9 @@ class Jit:
     def compile(self, module: Module, name: str, signature) -> tuple[object, str]:
         """The compiled function ``name`` of ``module`` for ``signature()`` (numba
         types; importing numba, the first time, counts as compiling), or ``(None, why not)``."""
+        failed = module.failure(name)
+        if failed:
+            return None, f"{failed} (in an earlier run; the kernel is the same)"
         t0 = time.perf_counter()
         armed = signal.getitimer(signal.ITIMER_REAL)[0] > 0
         self._compiling = True
@@ -182,7 +187,7 @@ class Jit:
             with warnings.catch_warnings():  # numba's notes (object mode holds the GIL, ...) are not the user's
                 warnings.simplefilter("ignore")
                 # a kernel in the cache is only read: the ranks load theirs at once
-                with module.compiling(shared=module.warm(name)):
+                with module.compiling(shared=module.warm(name)), _deep_recursion():
                     fn.compile(tuple(signature()))
         except Exception as exc:  # numba's typing or lowering errors: the other path runs
             limit = _time_limit(exc)
@@ -190,8 +195,10 @@ class Jit:
                 raise limit from None
             if armed and signal.getitimer(signal.ITIMER_REAL)[0] == 0:
                 raise RuntimeFault("the run was interrupted (its time limit passed while numba compiled)") from None
-            first = str(exc).strip().splitlines()
-            return None, f"numba could not compile it: {first[0] if first else type(exc).__name__}"
+            first = _numba_reason(exc)
+            why = f"numba could not compile it: {first}"
+            module.fail(name, why)
+            return None, why
         finally:
             self._compiling = False
             self.compile_seconds += time.perf_counter() - t0
@@ -258,6 +265,40 @@ class Jit:
         if module is None:  # one module per text: kernels of the same code (a phase's blocks) compile once
             module = self._modules[body] = Module(body)
         return PhaseKernel(self, module, name, list(plan.store), consts, outs, sites, fallback, seconds), ""
+
+
+#: Python's recursion limit while numba compiles: its SSA pass walks the
+#: dominator tree recursively, one call per block from a variable's use up to
+#: its definitions, and a long procedure (NPB LU's JACLD: thousands of blocks)
+#: goes past the default 1000.  Python 3.11 calls Python functions without
+#: growing the C stack, so the limit only bounds the frames kept.
+COMPILE_RECURSION = 200_000
+
+
+@contextmanager
+def _deep_recursion():
+    before = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(before, COMPILE_RECURSION))
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(before)
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
+def _numba_reason(exc: BaseException) -> str:
+    """One line of why numba failed: its first line and, after a pipeline's
+    "Failed in ... (step: ...)", the line that says what (``Unknown attribute
+    'x' of type float64``), without numba's colours and source excerpts."""
+    lines = [ln.strip() for ln in _ANSI.sub("", str(exc)).splitlines() if ln.strip()]
+    if not lines:
+        return type(exc).__name__
+    out = lines[0]
+    if out.startswith("Failed in") and len(lines) > 1 and not lines[1].startswith(("File ", "During:", "<source")):
+        out += ": " + lines[1]
+    return out if len(out) <= 300 else out[:297] + "..."
 
 
 class _Compiled:

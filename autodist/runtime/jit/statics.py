@@ -29,6 +29,7 @@ from ... import ir
 from ..codegen import intrinsic_code as ic
 from ..codegen.facts import ProgramFacts
 from ..fortran.foreign import abi_code
+from .positions import int_literal
 
 Key = tuple[str, str, object]
 
@@ -166,16 +167,31 @@ _KEY = 1000003
 
 def shape_key_code(lo: list[str], hi: list[str]) -> str:
     """Code of a number that tells the bounds of an array apart (int64
-    arithmetic, wrapping); :func:`shape_key` computes it in Python."""
-    code = str(len(lo))
+    arithmetic, wrapping); :func:`shape_key` computes it in Python.  The
+    constant bounds from the first on are folded here, wrapped to int64 as
+    the kernel's arithmetic wraps: left to Python, a 4-D array's constant
+    key is a literal beyond int64, which numba cannot type."""
+    acc: int | None = len(lo)
+    code = ""
     for a, b in zip(lo, hi):
+        x, y = int_literal(a), int_literal(b)
+        if acc is not None and x is not None and y is not None:
+            acc = _wrapped((acc * _KEY + x) * _KEY + y)
+            continue
+        if acc is not None:
+            code, acc = str(acc), None
         code = f"(({code}) * {_KEY} + {a}) * {_KEY} + {b}"
-    return code
+    return str(acc) if acc is not None else code
 
 
 def shape_key(bounds) -> int:
     key = len(bounds)
     for a, b in bounds:
         key = (key * _KEY + a) * _KEY + b
+    return _wrapped(key)
+
+
+def _wrapped(key: int) -> int:
+    """``key`` as int64 arithmetic leaves it (two's complement, 64 bits)."""
     key &= (1 << 64) - 1
     return key - (1 << 64) if key >> 63 else key
