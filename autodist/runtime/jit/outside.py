@@ -4,12 +4,12 @@ Two things leave a kernel without returning to Python: a PRINT or WRITE,
 whose values the kernel computes and passes to the executor through a ctypes
 callback (static storage ``OUTPUT``), and a call of a ``--link`` routine, made
 through its ctypes function pointer (static storage ``("X", name, ...)``).
-The functions here write that code for a :class:`~.units.KernelTranslator`.
+The functions here write that code for a :class:`~.units.KernelTranslator`
+(``tr``: its emitter, expressions, module and storage; not imported here, as
+that module imports this one).
 """
 
 from __future__ import annotations
-
-from typing import TYPE_CHECKING
 
 from ... import ir
 from ..codegen import intrinsic_code as ic
@@ -18,9 +18,6 @@ from .eligible import io_reason
 from .kernelmodule import REAL_KINDS, OUTPUT_FAILED, NotCompiled
 from .positions import unsigned
 from .statics import OUTPUT
-
-if TYPE_CHECKING:
-    from .units import KernelTranslator
 
 #: numpy's type of a one-element buffer of each ABI code a kernel passes.
 _ABI_DTYPES = {"i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64", "f4": "float32", "f8": "float64",
