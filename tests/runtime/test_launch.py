@@ -273,8 +273,30 @@ def test_a_job_the_process_manager_ends_says_so_in_one_line(tmp_path):
     assert quiet.verdict(5, 2, {}, manager="demux engine error") == (
         2, "autodist: error: the MPI job ended (exit status 5) before its ranks began: demux engine error")
     assert quiet.verdict(7, 2, {}) == (7, None)  # a program of its own ending so (not under guarded)
+    # a pipe on standard input that the process manager could not forward: it ends
+    # the job before any rank began, with one of several complaints, or none
+    hint = ("(stdin is a pipe, which the MPI process manager forwards only as fast as rank 0 reads it: "
+            "give the input as a file: autodist run ... < FILE)")
+    assert quiet.verdict(243, 2, {}, piped=True) == (
+        2, f"autodist: error: the MPI job ended (exit status 243) before its ranks began {hint}")
+    assert quiet.verdict(255, 2, {}, manager="assert (!closed) failed", piped=True) == (
+        2, f"autodist: error: the MPI job ended (exit status 255) before its ranks began: assert (!closed) failed "
+           f"{hint}")
+    assert quiet.verdict(0, 2, {}, piped=True) == (0, None)
     box.finished(1)
     assert box.verdict(7, 2, {}) == (7, None)  # STOP 7 on every rank
+
+
+def test_the_process_managers_complaint_is_found_with_or_without_its_prefix():
+    from autodist.runtime.job.launch import _MANAGER, _MPI_NOISE
+
+    for line in ("[proxy:0@vm] HYD_pmcd_pmip_control_cmd_cb (proxy/pmip_cb.c:533): process reading stdin too "
+                 "slowly; can't keep up",
+                 "HYD_pmcd_pmip_control_cmd_cb (/mpich-5.0.2/src/pm/hydra/proxy/pmip_cb.c:533): process reading "
+                 "stdin too slowly; can't keep up"):
+        assert _MPI_NOISE.match(line) and _MANAGER.match(line).group(1) == "process reading stdin too slowly; " \
+            "can't keep up"
+    assert not _MPI_NOISE.match("HYDRO (step 3): converged")  # a program's own line
 
 
 @pytest.mark.mpi

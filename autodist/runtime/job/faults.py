@@ -160,12 +160,17 @@ class Mailbox:
         return out
 
     def verdict(self, status: int, nranks: int, banner: dict[str, str],
-                first_ended: frozenset[int] | None = None, manager: str | None = None) -> tuple[int, str | None]:
+                first_ended: frozenset[int] | None = None, manager: str | None = None,
+                piped: bool = False) -> tuple[int, str | None]:
         """The job's exit status and the one line to print for it: a rank's
         reported failure, else the MPI library's word that a rank was killed,
         else, when the job failed with ranks that started and never finished,
-        the process manager's own complaint (``manager``), else nothing (the
-        job ended by itself, whatever its status).
+        the process manager's own complaint (``manager``), else, when standard
+        input came through a pipe (``piped``) and the job failed before any
+        rank began, that (the process manager forwards a pipe only as fast as
+        rank 0 reads it, and ends the job, with one of several complaints or
+        none, when it cannot keep up), else nothing (the job ended by itself,
+        whatever its status).
 
         The library's banner names the first process of its list that ended
         badly, which is not always the one that died first: the others are
@@ -186,11 +191,15 @@ class Mailbox:
         if not banner:
             started = set(self.pids().values())
             cut = sorted(r for r in started if not self.accounted(r))
-            if status != 0 and (cut or manager):
+            early = piped and not started
+            if status != 0 and (cut or manager or early):
                 # the process manager ended the job before ranks finished (its own error)
                 why = f": {manager}" if manager else ""
                 if manager and "stdin" in manager:
                     why += " (give the input as a file: autodist run ... < FILE)"
+                elif early:
+                    why += (" (stdin is a pipe, which the MPI process manager forwards only as fast as rank 0 "
+                            "reads it: give the input as a file: autodist run ... < FILE)")
                 if not cut:
                     when = "before its ranks began"
                 else:

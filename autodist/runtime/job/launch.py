@@ -48,7 +48,7 @@ DEFAULT_TIMEOUT = 600.0
 
 #: Lines the MPI library prints when a job aborts (dropped from stderr).
 _MPI_NOISE = re.compile(
-    r"^(Abort\(\d+\) on node|application called MPI_Abort|\[proxy:|\[mpiexec@|=+$|=   |"
+    r"^(Abort\(\d+\) on node|application called MPI_Abort|\[proxy:|\[mpiexec@|HYD_\w+ \(|=+$|=   |"
     r"BAD TERMINATION|YOUR APPLICATION TERMINATED|This typically refers to a problem|"
     r"Please see the FAQ page|\s*$)"
 )
@@ -117,8 +117,9 @@ def _forward_stderr(pipe, sink, manager: list[str]) -> None:
     pipe.close()
 
 
-#: A process manager's own message: ``[proxy:0@host] function (file:line): what``.
-_MANAGER = re.compile(r"^\[(?:proxy|mpiexec)[^\]]*\]\s+\S+\s+\([^)]*\):\s*(.+)$")
+#: A process manager's own message: ``[proxy:0@host] function (file:line): what``,
+#: the prefix sometimes on a line of its own (``HYD_pmcd_... (.../pmip_cb.c:533): what``).
+_MANAGER = re.compile(r"^(?:\[(?:proxy|mpiexec)[^\]]*\]\s+\S+|HYD_\w+)\s+\([^)]*\):\s*(.+)$")
 
 
 def _forward_stdout(pipe, banner: BannerFilter) -> None:
@@ -190,7 +191,8 @@ def launch(args: Sequence[str], nranks: int, timeout: float | None = DEFAULT_TIM
                 _kill(proc)
                 raise
         _join(threads)
-        status, line = mailbox.verdict(code, nranks, banner.banner, watch.seen, manager[0] if manager else None)
+        status, line = mailbox.verdict(code, nranks, banner.banner, watch.seen, manager[0] if manager else None,
+                                       piped=given is None and _stdin_is_pipe())
     if line:
         print(line, file=sink, flush=True)
     return status
@@ -216,6 +218,13 @@ def _input_file() -> str | None:
         return None
     path = f"/proc/{os.getpid()}/fd/0"  # the same file, named or not, while the launcher waits
     return f"{path}:{offset}" if os.path.exists(path) else None
+
+
+def _stdin_is_pipe() -> bool:
+    try:
+        return stat.S_ISFIFO(os.fstat(0).st_mode)
+    except OSError:
+        return False
 
 
 def program_input():
