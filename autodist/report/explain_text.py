@@ -190,7 +190,7 @@ def explain_text(e: Explanation) -> str:
     other_total = e.static_total if other == "static" else e.dynamic_total
     lines = [f"{files}: {len(t.phases)} phases, {t.array_count} arrays, {e.procs} processors of {e.machine} "
              f"(mode {e.mode})",
-             f"Chosen: the {e.chosen} solution, {_s(t.total)} per run (computation {_s(t.computation)}, "
+             f"Chosen: the {e.chosen} solution{e.idle}, {_s(t.total)} per run (computation {_s(t.computation)}, "
              f"movement {_s(t.movement)}, remapping {_s(t.remapping)}); {other} {_s(other_total)}"]
     d = e.decision
     if d.contributions:

@@ -113,7 +113,7 @@ class _Page:
         return (f"<h1>autodist explain: {escape(', '.join(e.files))}</h1>\n"
                 f'<p class="summary">{len(t.phases)} phases, {t.array_count} arrays; {e.procs} processors of '
                 f"machine <b>{escape(e.machine)}</b> (<code>{escape(e.machine_source)}</code>), mode {escape(e.mode)}."
-                f"<br>Chosen: the <b>{escape(e.chosen)}</b> solution, {t.total:.4g} s per run (computation "
+                f"<br>Chosen: the <b>{escape(e.chosen)}</b> solution{escape(e.idle)}, {t.total:.4g} s per run (computation "
                 f"{t.computation:.4g} s, movement {t.movement:.4g} s, remapping {t.remapping:.4g} s); "
                 f"{other} {other_total:.4g} s &mdash; {why}.</p>\n"
                 '<nav><a href="#layout">Layout over the program</a><a href="#why">Why</a>'

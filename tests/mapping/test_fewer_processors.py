@@ -56,6 +56,17 @@ def test_the_best_on_sixteen_leaves_twelve_idle_and_the_candidates_say_so(pipe):
     assert "T(*,*,BLOCK)" in names and "T(*,*,*)" in names
 
 
+def test_explain_says_the_chosen_solution_leaves_processors_idle(pipe):
+    from autodist.report.explain import explain
+    from autodist.report.explain_text import explain_text
+
+    machine = resolve_profile("cluster_ib")[0]
+    told = explain_text(explain(pipe.plan(machine, 16), "best", "cluster_ib"))
+    assert "Chosen: the static solution on 4 of 16 processors, " in told, told
+    told = explain_text(explain(pipe.plan(machine, 4), "best", "cluster_ib"))
+    assert "Chosen: the static solution, " in told, told
+
+
 def test_distributions_on_fewer_processors_are_those_the_others_do_not_hold():
     machine = resolve_profile("cluster_ib")[0]
     group = TemplateGroup("T", ((1, 12), (1, 100)), (), ())
