@@ -14,9 +14,9 @@ with ``spare``); what it finds is kept only where it is cheaper than every
 mapping over all processors.  Where a dimension's sweep hands data from
 processor to processor, or a remapping sends one message per processor, the
 work that more processors save can cost more than it saves; the mappings on
-P/4 processors are then candidates on P, so that the best on P is never
-dearer than the best on P/4 (up to what replicated data costs to keep alike
-on more processors).  Trying them after the others, and keeping only what
+P/4 processors are then candidates on P, which the descent searches (what a
+mapping on P/4 costs on P differs only by what replicated data costs to keep
+alike on more processors).  Trying them after the others, and keeping only what
 is cheaper, leaves every answer that fewer processors do not improve as it
 was, and the dynamic selection's pools (which start from the static
 candidates) as small.
