@@ -125,17 +125,16 @@ class Module:
         """Why numba could not compile function ``name`` in a run before this one
         ("" if none failed): the same text fails the same way, and a failure can
         take numba minutes (a long procedure), so it is tried once, not every run."""
-        key = f"!{name}"
-        if key not in self._failed:
+        if name not in self._failed:
             try:
-                self._failed[key] = (cache_dir() / f"k{self.digest}.{name}.failed").read_text().strip()
+                self._failed[name] = (cache_dir() / f"k{self.digest}.{name}.failed").read_text().strip()
             except OSError:
-                self._failed[key] = ""
-        return self._failed[key]
+                self._failed[name] = ""
+        return self._failed[name]
 
     def fail(self, name: str, why: str) -> None:
         """Record that numba could not compile ``name`` (see :meth:`failure`)."""
-        self._failed[f"!{name}"] = why
+        self._failed[name] = why
         try:
             (cache_dir() / f"k{self.digest}.{name}.failed").write_text(why + "\n")
         except OSError:
