@@ -10,7 +10,7 @@ arrangement with the profile's first formats, then the other formats
 
 Then, from the cheapest, a descent over the distributions on fewer processors
 than P (a divisor of P, the others idle: :func:`.candidates.distributions`
-with ``spare``); what it finds is kept only where it is cheaper than every
+with ``spare``); the cheapest it finds is kept when it is cheaper than every
 mapping over all processors.  Where a dimension's sweep hands data from
 processor to processor, or a remapping sends one message per processor, the
 work that more processors save can cost more than it saves; the mappings on
@@ -129,12 +129,15 @@ def static_candidates(evaluator: Evaluator, alignment: Alignment, machine: Machi
 def _fewer_processors(names: list[str], spare: dict[str, list[Distribution]], best: StaticCandidate, run,
                       prepare, tell: Progress, families: dict[str, tuple[str, ...]]) -> list[StaticCandidate]:
     """The descent from ``best`` over the templates' distributions on fewer
-    processors; the mappings it prices that are cheaper than ``best``."""
+    processors; the cheapest mapping it prices, when cheaper than ``best``
+    (one: each candidate kept is one more in every pool and procedure entry
+    of the dynamic selection, and the Livermore loops' descent finds 251)."""
     start = dict(best.choice)
     options = {n: [start[n]] + spare[n] for n in names}
     found = _descend(names, options, run, prepare,
                      lambda what, done, total: tell(f"{what}, fewer processors", done, total), families)
-    return [c for c in found if any(d.spare for _, d in c.choice) and c.total < best.total * (1 - TIE)]
+    cheaper = [c for c in found if any(d.spare for _, d in c.choice) and c.total < best.total * (1 - TIE)]
+    return [min(cheaper, key=lambda c: (c.total, c.describe()))] if cheaper else []
 
 
 def _enumerate(names: list[str], options: dict[str, list[Distribution]], run, prepare,
