@@ -112,6 +112,8 @@ def _unit_insertions(an: ProgramAnalysis, unit: ir.Unit, instance: str, solution
         if sym is None or not sym.is_array:  # not an array of this unit: a callee's local of that name
             continue
         bounds = tuple(d.bounds for d in sym.dims)  # type: ignore[union-attr]
+        if any(b is None for b in bounds):  # bounds not constant: no directives for it here, as on entry
+            continue
         dst = localize(r.dst, bounds)
         if dst not in versions.setdefault(r.name, []):
             versions[r.name].append(dst)
