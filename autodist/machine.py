@@ -48,6 +48,11 @@ class MachineProfile:
     flop_time: float
     #: Seconds per array element access that stays local (loads and stores).
     memory_access_time: float = 0.0
+    #: Seconds per latency unit of the chain of dependent operations an
+    #: innermost loop carries from one iteration to the next (a recurrence, a
+    #: reduction: see analysis.recurrence), on top of ``flop_time``; 0: not
+    #: priced (DDT, and the bundled profiles).  ``autodist calibrate`` measures it.
+    recurrence_time: float = 0.0
     #: Multiplier applied to measured sequential times from a profile run
     #: (target processor speed relative to the machine the profile ran on).
     compute_scale: float = 1.0
@@ -140,6 +145,8 @@ _SCHEMA: dict[str, tuple[type, bool, Any, str]] = {
                   f"must be > 0 and <= {MAX_SECONDS:g} (seconds per floating-point operation)"),
     "memory_access_time": (float, False, _within(0, MAX_SECONDS),
                            f"must be >= 0 and <= {MAX_SECONDS:g} (seconds per access)"),
+    "recurrence_time": (float, False, _within(0, MAX_SECONDS),
+                        f"must be >= 0 and <= {MAX_SECONDS:g} (seconds per unit of a recurrence's latency)"),
     "compute_scale": (float, False, _within(1 / MAX_SCALE, MAX_SCALE), f"must be between {1 / MAX_SCALE:g} and {MAX_SCALE:g}"),
     "element_size": (int, False, _within(1, MAX_ELEMENT_SIZE), f"must be an integer from 1 to {MAX_ELEMENT_SIZE} (bytes)"),
     "max_distributed_dims": (int, False, _within(1, MAX_DISTRIBUTED_DIMS),

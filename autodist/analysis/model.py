@@ -147,6 +147,10 @@ class RefPattern:
     conditional: bool = False  # under an IF inside the phase
     reduction: str | None = None  # "+", "*", "max", "min" when the statement is a reduction update
     output: bool = False  # a PRINT or WRITE: ``rhs`` are the array elements it writes out
+    #: latency units of the chain of dependent operations the innermost loop
+    #: carries from one iteration to the next (see :mod:`.recurrence`), per run;
+    #: a loop's longest chain, held by its first statement on it (0 for the others)
+    chain: int = 0
 
 
 @dataclass(frozen=True)

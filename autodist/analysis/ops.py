@@ -102,29 +102,35 @@ def expr_type(unit: ir.Unit, expr: ir.Expr) -> ir.Type:
     return ir.REAL
 
 
-def flops(unit: ir.Unit, expr: ir.Expr) -> int:
-    """Arithmetic operations in evaluating ``expr`` (subscripts excluded)."""
-    if isinstance(expr, (ir.Const, ir.Name, ir.OpaqueExpr)):
-        return 0
-    if isinstance(expr, ir.Index):
-        return 0  # subscript arithmetic is address computation
+def own_flops(expr: ir.Expr) -> int:
+    """The operations of ``expr``'s own operator, its operands not counted (as
+    :func:`flops` counts them)."""
     if isinstance(expr, ir.FuncRef):
-        inner = sum(flops(unit, a) for a in expr.args)
         if expr.kind == "intrinsic":
-            return inner + (FUNCTION_WEIGHT if expr.name in _MATH else max(1, len(expr.args) - 1))
-        return inner + FUNCTION_WEIGHT  # an external function: unknown, priced as a libm call
-    if isinstance(expr, ir.UnOp):
-        return flops(unit, expr.operand)
+            return FUNCTION_WEIGHT if expr.name in _MATH else max(1, len(expr.args) - 1)
+        return FUNCTION_WEIGHT  # an external function: unknown, priced as a libm call
     if isinstance(expr, ir.BinOp):
-        inner = flops(unit, expr.left) + flops(unit, expr.right)
         if expr.op in ("and", "or", "eqv", "neqv", "//"):
-            return inner
+            return 0
         if expr.op == "**":
             r = expr.right
             if isinstance(r, ir.Const) and type(r.value) is int and 0 <= r.value <= 8:
-                return inner + max(1, r.value - 1)
-            return inner + POWER_WEIGHT
-        return inner + 1
+                return max(1, r.value - 1)
+            return POWER_WEIGHT
+        return 1
+    return 0
+
+
+def flops(unit: ir.Unit, expr: ir.Expr) -> int:
+    """Arithmetic operations in evaluating ``expr`` (subscripts excluded)."""
+    if isinstance(expr, (ir.Const, ir.Name, ir.OpaqueExpr, ir.Index)):
+        return 0  # subscript arithmetic is address computation
+    if isinstance(expr, ir.FuncRef):
+        return sum(flops(unit, a) for a in expr.args) + own_flops(expr)
+    if isinstance(expr, ir.UnOp):
+        return flops(unit, expr.operand)
+    if isinstance(expr, ir.BinOp):
+        return flops(unit, expr.left) + flops(unit, expr.right) + own_flops(expr)
     return sum(flops(unit, c) for c in expr.children())
 
 

@@ -18,6 +18,7 @@ from .controlflow import inner_call_sites
 from .model import Access, InnerCall, LoopInfo, Phase, RefPattern
 from .ops import flops, loads
 from .parallel import UnitContext, classify_loop
+from .recurrence import chain_latency
 from .scalars import reduction_form
 
 
@@ -222,7 +223,8 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
             f = flops(unit, s.value)
             red = reduction_form(s)
             patterns.append(RefPattern(lhs, lhs_scalar, tuple(rhs), line, loop_vars, count, f, mem,
-                                       lines, ctx.conditional, red[1] if red else None))
+                                       lines, ctx.conditional, red[1] if red else None,
+                                       chain=chain_latency(s, ctx.loops[-1]) if ctx.loops else 0))
             total_flops += count * f
             total_mem += count * mem
         else:
@@ -248,6 +250,7 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
                         item = item.base
                     if isinstance(item, ir.Index) and uc.is_array(item.name):
                         accesses.append(_access(item, True, line, loop_vars))
+    patterns = _longest_chains(patterns)
     reads = tuple(dict.fromkeys(a.array for a in accesses if not a.write))
     writes = tuple(dict.fromkeys(a.array for a in accesses if a.write))
     # arrays that calls inside the phase read and write
@@ -262,6 +265,19 @@ def build_phase(unit: ir.Unit, uc: UnitContext, pid: int, site: PhaseSite, count
         flops=total_flops, memory_accesses=total_mem, calls=tuple(dict.fromkeys(calls)),
         inner_calls=_inner_calls(stmt, counter), opaque=tuple(opaque),
     )
+
+
+def _longest_chains(patterns: list[RefPattern]) -> list[RefPattern]:
+    """Per innermost loop, only its longest chain: the chains of its statements
+    run side by side, an iteration waits for the longest."""
+    best: dict[int, RefPattern] = {}
+    for p in patterns:
+        if p.chain and p.loop_lines:
+            key = p.loop_lines[-1]
+            if key not in best or p.chain > best[key].chain:
+                best[key] = p
+    keep = {id(p) for p in best.values()}
+    return [p if not p.chain or id(p) in keep else dataclasses.replace(p, chain=0) for p in patterns]
 
 
 def _statement_calls(s: ir.Stmt, uc: UnitContext) -> tuple[InnerCall, ...]:

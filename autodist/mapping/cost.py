@@ -5,8 +5,10 @@ Computation: every statement runs on the ranks that own its left-hand side
 work along a processor axis that is walked by a loop carrying a dependence is
 serialized (DDT: a distributed dimension walked by a sequential loop runs
 sequentially).  Each operation costs ``flop_time`` and each array access
-``memory_access_time``; every start of a loop run in parallel costs
-``parallel_overhead``.
+``memory_access_time``; each latency unit of the chain of dependent
+operations an innermost loop carries from one iteration to the next
+(:mod:`autodist.analysis.recurrence`) costs ``recurrence_time`` on top;
+every start of a loop run in parallel costs ``parallel_overhead``.
 
 Data movement: every rank receives, once, each element its statements read
 and it does not hold (the union of the images of all references to an array:
@@ -178,6 +180,10 @@ class PhaseWork:
     #: such loops that can run as coarse-grain pipelines instead (their
     #: serialized work is in ``flops``/``accesses``, their hand-offs here)
     pipes: tuple[Pipe, ...] = ()
+    #: latency units of the recurrence chains innermost loops carry (see
+    #: analysis.recurrence), on the critical path and in the whole phase
+    chain: float = 0.0
+    seq_chain: float = 0.0
 
 
 def price(work: PhaseWork, machine: MachineProfile, measured: float | None = None) -> PhaseCost:
@@ -187,7 +193,8 @@ def price(work: PhaseWork, machine: MachineProfile, measured: float | None = Non
     computation is then that time, scaled by ``compute_scale``, times the
     share of the work on the critical path.
     """
-    crit = work.flops * machine.flop_time + work.accesses * machine.memory_access_time
+    crit = (work.flops * machine.flop_time + work.accesses * machine.memory_access_time
+            + work.chain * machine.recurrence_time)
     # the hand-offs of serialized loops: their bytes are in the exchange, their
     # latencies follow one another; or the loop runs as a pipeline (see .pipelines)
     handoffs = list(work.handoffs)
@@ -199,7 +206,8 @@ def price(work: PhaseWork, machine: MachineProfile, measured: float | None = Non
         else:
             handoffs.append((pipe.array, pipe.dim, pipe.handoffs))
     if measured is not None and work.seq_flops + work.seq_accesses > 0:
-        seq = work.seq_flops * machine.flop_time + work.seq_accesses * machine.memory_access_time
+        seq = (work.seq_flops * machine.flop_time + work.seq_accesses * machine.memory_access_time
+               + work.seq_chain * machine.recurrence_time)
         share = crit / seq if seq > 0 else 1.0
         computation = measured * machine.compute_scale * share
     else:
@@ -250,7 +258,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
     if loops is None:
         loops = memo[("loops",)] = phase_loops(phase)
     parts = statement_partitions(phase, layouts, nranks)
-    crit_flops = crit_acc = seq_flops = seq_acc = 0.0
+    crit_flops = crit_acc = seq_flops = seq_acc = crit_chain = seq_chain = 0.0
     parallel_lines: set[int] = set()
     serialized: set[int] = set()
     replicated_notes: list[str] = []
@@ -299,16 +307,20 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
                     serial_only.add(k)
                     continue
                 stage = max(counts) * weight
-                got = pipes.setdefault(k, [0.0, 0.0, 0.0, 0.0, shape[0], shape[1]])
+                got = pipes.setdefault(k, [0.0, 0.0, 0.0, 0.0, shape[0], shape[1], 0.0, 0.0])
                 got[0] += crit * weight * pat.flops
                 got[1] += crit * weight * pat.accesses
                 got[2] += stage * pat.flops
                 got[3] += stage * pat.accesses
+                got[6] += crit * weight * pat.chain
+                got[7] += stage * pat.chain
                 got[5] = min(got[5], shape[1])
         crit_flops += crit * weight * pat.flops
         crit_acc += crit * weight * pat.accesses
         seq_flops += pat.count * pat.flops
         seq_acc += pat.count * pat.accesses
+        crit_chain += crit * weight * pat.chain
+        seq_chain += pat.count * pat.chain
         if part.home is not None:
             for g, (kind, v) in enumerate(part.axes):
                 if kind != "var":
@@ -371,7 +383,7 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
         per_array[array] = per_array.get(array, 0) + n
     return PhaseWork(
         flops=crit_flops, accesses=crit_acc, seq_flops=seq_flops, seq_accesses=seq_acc, starts=starts,
-        routines=tuple(moves),
+        chain=crit_chain, seq_chain=seq_chain, routines=tuple(moves),
         movement_bytes=per_rank_bytes[worst] if nranks else 0,
         movement_messages=per_rank_msgs[worst] if nranks else 0,
         parallel_loops=tuple(sorted(parallel_lines)),
@@ -379,8 +391,9 @@ def phase_work(phase: Phase, layouts: dict[str, Layout], facts: dict[str, ArrayF
         replicated=tuple(dict.fromkeys(replicated_notes)),
         elements_per_array=tuple(sorted(per_array.items())),
         handoffs=_chains({k: n for k, n in chains.items() if k not in pipes or k in serial_only}),
-        pipes=tuple(Pipe(home, (tdim or 0) + 1, sf, sa, pf, pa, stages, blocks, chains[(line, home, tdim)])
-                    for (line, home, tdim), (sf, sa, pf, pa, stages, blocks) in sorted(pipes.items(), key=str)
+        pipes=tuple(Pipe(home, (tdim or 0) + 1, sf, sa, pf, pa, stages, blocks, chains[(line, home, tdim)], sc, pc)
+                    for (line, home, tdim), (sf, sa, pf, pa, stages, blocks, sc, pc)
+                    in sorted(pipes.items(), key=str)
                     if (line, home, tdim) not in serial_only),
     )
 

@@ -52,12 +52,17 @@ class Pipe:
     stages: int
     blocks: float
     handoffs: float  # of the serialized loop, per execution of the phase
+    #: latency units of recurrence chains (see analysis.recurrence), serialized and per processor
+    serial_chain: float = 0.0
+    stage_chain: float = 0.0
 
     def times(self, machine: MachineProfile) -> tuple[float, float, float, float, int]:
         """(serialized computation, its hand-offs' cost, pipelined computation,
         the pipeline's messages' cost, blocks) in seconds."""
-        ser = self.serial_flops * machine.flop_time + self.serial_accesses * machine.memory_access_time
-        w = self.stage_flops * machine.flop_time + self.stage_accesses * machine.memory_access_time
+        ser = (self.serial_flops * machine.flop_time + self.serial_accesses * machine.memory_access_time
+               + self.serial_chain * machine.recurrence_time)
+        w = (self.stage_flops * machine.flop_time + self.stage_accesses * machine.memory_access_time
+             + self.stage_chain * machine.recurrence_time)
         latency = machine.message_cost(0, 1)
         nb = best_blocks(w, self.stages, latency, self.blocks)
         steps = nb + self.stages - 1

@@ -31,6 +31,7 @@ UNITS: dict[str, tuple[str, str, float]] = {
     "parallel_overhead": ("parallel loop overhead", "us", 1e6),
     "flop_time": ("time per flop", "ns", 1e9),
     "memory_access_time": ("time per memory access", "ns", 1e9),
+    "recurrence_time": ("recurrence latency unit", "ns", 1e9),
     "element_size": ("element size", "bytes", 1.0),
     "solver_time_limit": ("solver time limit", "s", 1.0),
 }

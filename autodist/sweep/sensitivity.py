@@ -50,6 +50,7 @@ MEANINGS = {
     "bandwidth": "bytes per second",
     "flop_time": "seconds per floating-point operation",
     "memory_access_time": "seconds per local array access",
+    "recurrence_time": "seconds per latency unit of a loop-carried chain of operations",
     "parallel_overhead": "seconds to start a parallel loop",
     "default_trip_count": "trips assumed for a loop whose bounds are unknown (--trip-count)",
     "branch_probability": "probability assumed for a branch that cannot be decided",
@@ -138,6 +139,7 @@ def default_keys(base: MachineProfile, unknown_trips: bool, branches: bool) -> t
     count and branch probability when the program leaves some to them."""
     movement = ("remote_access_time",) if base.communication_model == "linear" else ("latency", "bandwidth")
     keys = (PROCS,) + movement + ("flop_time", "memory_access_time", "parallel_overhead")
+    keys += ("recurrence_time",) if base.recurrence_time > 0 else ()
     return keys + (("default_trip_count",) if unknown_trips else ()) + (("branch_probability",) if branches else ())
 
 
