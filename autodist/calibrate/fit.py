@@ -83,3 +83,13 @@ def split_compute(kernels: list[tuple[float, float, float]]) -> Split:
         f, a = min(cands, key=lambda c: sum((r[0] * c[0] + r[1] * c[1] - 1) ** 2 for r in rows))
     residual = math.sqrt(sum((r[0] * f + r[1] * a - 1) ** 2 for r in rows) / len(rows))
     return Split(f, a, residual)
+
+
+def latency_unit(loops: list[tuple[float, float, float]]) -> float:
+    """Seconds per latency unit of a recurrence chain, from loops given as
+    ``(predicted seconds per element without the chain, chain units, measured
+    seconds per element)``: the least-squares fit of ``t - predicted = chain *
+    unit`` weighted by relative error, not below 0."""
+    rows = [(c / t, 1 - p / t) for p, c, t in loops if t > 0 and c > 0]
+    den = sum(c * c for c, _ in rows)
+    return max(sum(c * r for c, r in rows) / den, 0.0) if den > 0 else 0.0

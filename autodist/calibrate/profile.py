@@ -14,7 +14,8 @@ from pathlib import Path
 from ..errors import AutodistError, UsageError
 from ..machine import MachineProfile, load_profile
 from .bench import KERNELS, Settings
-from .fit import Split, Summary, split_compute, summarize
+from .fit import Split, Summary, latency_unit, split_compute, summarize
+from .kernels import RECURRENCES
 
 #: The flop time, as a share of the access time, when the runtime's kernels show no flop cost at all.
 FLOP_SHARE = 1e-3
@@ -49,6 +50,15 @@ class Calibration:
     starts: Summary | None = None  # one call of a one-phase subroutine through the runtime (:mod:`.starts`)
     #: the kernels as the runtime runs them (:mod:`.kernels`), when measured: the split comes from them
     runtime: tuple[KernelTime, ...] = ()
+    #: the recurrences as the runtime runs them, with their chains (:data:`.kernels.RECURRENCES`)
+    recurrences: tuple[tuple[KernelTime, int], ...] = ()
+
+    @property
+    def recurrence_time(self) -> float:
+        """Seconds per latency unit of a loop-carried chain: what the recurrences
+        take beyond their flops and accesses, per unit (0 when not measured)."""
+        return latency_unit([(self.split.predict(k.flops, k.accesses), chain, k.per_element.median)
+                             for k, chain in self.recurrences])
 
     @property
     def bandwidth(self) -> float:
@@ -73,7 +83,7 @@ class Calibration:
             "parallel_overhead": self.starts.median if self.starts is not None else self.barrier.median,
             "flop_time": self.split.flop_time,
             "memory_access_time": self.split.access_time,
-        }
+        } | ({"recurrence_time": self.recurrence_time} if self.recurrences else {})
 
 
 def calibration(raw: dict) -> Calibration:
@@ -93,6 +103,8 @@ def calibration(raw: dict) -> Calibration:
         # compiled loops are bound by their memory accesses, their flops hidden under them: a
         # flop is given a small share of an access (a profile's flop_time is positive)
         split = replace(split, flop_time=split.access_time * FLOP_SHARE, floored=True)
+    recurrences = tuple((KernelTime(r.name, r.flops, r.accesses, summarize(s[f"recurrence:{r.name}"])), r.chain)
+                        for r in RECURRENCES if s.get(f"recurrence:{r.name}")) if runtime else ()
     if split.flop_time <= 0:
         raise AutodistError("calibration: the kernels' times give no time per flop (too noisy); "
                             "run again with more repetitions (--repeat)")
@@ -100,7 +112,7 @@ def calibration(raw: dict) -> Calibration:
     return Calibration(raw["nranks"], settings, summarize(s["latency"]), summarize(s["large"]),
                        summarize(s["halo"]), summarize(s["barrier"]), kernels, split,
                        raw.get("mpi_library", ""), versions,
-                       summarize(s["phase_start"]) if s.get("phase_start") else None, runtime)
+                       summarize(s["phase_start"]) if s.get("phase_start") else None, runtime, recurrences)
 
 
 def cpu_model() -> str:
@@ -164,6 +176,14 @@ def profile_text(cal: Calibration, name: str, like: MachineProfile, command: str
     if cal.split.floored:
         head.append(f"#   (the runtime's kernels showed no flop cost next to their accesses: flop_time is "
                     f"{FLOP_SHARE:g} of an access)")
+    if cal.recurrences:
+        head.append("# recurrence_time: what loops whose iterations wait for one another take beyond their flops "
+                    "and accesses,")
+        head.append("#   per latency unit of the chain they carry (an add 1, a divide 4), as the runtime runs them, "
+                    "seconds per element:")
+        for k, chain in cal.recurrences:
+            head.append(f"#   {k.name:<{width}}  chain {chain}: {k.per_element.text()}")
+        head.append(f"#   fit: {cal.recurrence_time:.3e} s per unit")
     body = [
         f"name: {name}",
         f"description: measured by autodist calibrate on {platform.node() or 'this machine'} "

@@ -25,14 +25,16 @@ def phase_starts(comm, settings: Settings) -> list[float]:
 
 
 def runtime_kernels(comm, settings: Settings) -> dict[str, list[float]]:
-    """The kernels' seconds per element as the runtime runs them (:mod:`.kernels`)."""
+    """The kernels' and the recurrences' seconds per element as the runtime runs
+    them (:mod:`.kernels`)."""
     from .bench import KERNELS
-    from .kernels import element_times
+    from .kernels import RECURRENCES, element_times
 
     element_times(comm, 16, 2)  # the kernels compiled before the measurements
     runs = [element_times(comm, settings.kernel_elements, settings.kernel_calls)
             for _ in range(max(3, settings.repeat // 3))]
-    return {f"runtime:{k.name}": [r[i] for r in runs] for i, k in enumerate(KERNELS)}
+    keys = [f"runtime:{k.name}" for k in KERNELS] + [f"recurrence:{r.name}" for r in RECURRENCES]
+    return {key: [r[i] for r in runs] for i, key in enumerate(keys)}
 
 
 def measure_here(comm, settings: Settings) -> dict:

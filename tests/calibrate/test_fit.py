@@ -51,3 +51,11 @@ def test_a_negative_time_is_clamped_to_the_best_fit_on_one_axis():
 def test_split_needs_two_kernels():
     with pytest.raises(ValueError):
         split_compute([(1, 1, 1.0)])
+
+
+def test_latency_unit_is_the_time_beyond_the_throughput_per_unit():
+    from autodist.calibrate.fit import latency_unit
+
+    assert latency_unit([(1e-9, 6, 1e-9 + 6 * 5e-10), (2e-9, 1, 2e-9 + 5e-10)]) == pytest.approx(5e-10)
+    assert latency_unit([(3e-9, 2, 2e-9)]) == 0.0  # faster than its throughput: not below 0
+    assert latency_unit([]) == 0.0

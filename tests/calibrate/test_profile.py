@@ -111,11 +111,34 @@ def test_the_runtime_kernels_program_runs_every_kernel_compiled_on_its_ranks():
     from autodist.calibrate.kernels import BODIES, program
     from autodist.calibrate.starts import run_through_runtime
 
+    from autodist.calibrate.kernels import RECURRENCES
+
     ex, seconds = run_through_runtime(MPI.COMM_SELF, program(1 << 12, 1, 3))
     assert seconds > 0
-    for k in range(len(BODIES)):
+    for k in range(len(BODIES) + len(RECURRENCES)):
         region = f"KERN{k + 1}:1"
         assert ex.executions[region] == 3 and ex.phase_paths[region][0] == {"jit": 3}, region
+
+
+def test_the_recurrences_as_the_runtime_runs_them_give_the_recurrence_time(tmp_path):
+    """What the recurrences take beyond their flops and accesses, per unit of
+    their chains, is ``recurrence_time`` (exact on exact samples)."""
+    from autodist.calibrate.kernels import RECURRENCES
+
+    raw = record()
+    f, a, r = 2e-11, 7e-11, 4e-10
+    for k in KERNELS:
+        raw["samples"][f"runtime:{k.name}"] = [(k.flops * f + k.accesses * a) * x for x in (0.9, 1.0, 1.5)]
+    for rec in RECURRENCES:
+        raw["samples"][f"recurrence:{rec.name}"] = [rec.flops * f + rec.accesses * a + rec.chain * r] * 3
+    cal = calibration(raw)
+    assert cal.values()["recurrence_time"] == pytest.approx(r)
+    text = profile_text(cal, "local", load_profile(PROFILES / "cluster_ib.yaml"), "autodist calibrate -np 2", WHEN)
+    assert "recurrence_time: what loops whose iterations wait for one another take" in text
+    assert f"chain {RECURRENCES[0].chain}: median" in text
+    assert write_profile(tmp_path / "local.yaml", text).recurrence_time == pytest.approx(r, rel=1e-4)
+    # without the runtime's kernels, no recurrence is measured: the key is left out (0)
+    assert "recurrence_time" not in calibration(record()).values()
 
 
 def test_never_overwrites_without_force(tmp_path):
