@@ -6,7 +6,11 @@ program on ``plan.procs`` ranks (:func:`autodist.runtime.job.api.run_file`), and
 pair every phase and remap with what was measured: computation and
 communication time (the most loaded rank, summed over the executions),
 elements received (the most loaded rank; they must agree exactly for regular
-patterns), and the whole run.  Times are compared as ratios.
+patterns), and the whole run.  Times are compared as ratios: the whole run's,
+and that of its phases and remaps -- what the cost model prices -- apart from
+the rest of the run (the runtime's set-up of the program's storage, its
+dispatch between phases, output and the scalar code between phases), which it
+does not.
 """
 
 from __future__ import annotations
@@ -59,10 +63,22 @@ class SolutionMeasure:
     remaps: tuple[RemapMeasure, ...]
     status: int
     message: str = ""
+    #: seconds of the run inside its phases and remaps (the slowest rank's sum)
+    measured_priced: float = float("nan")
 
     @property
     def ratio(self) -> float:
         return self.measured_total / self.predicted_total if self.predicted_total else float("nan")
+
+    @property
+    def priced_ratio(self) -> float:
+        """Measured over predicted time of what the model prices: the phases and remaps."""
+        return self.measured_priced / self.predicted_total if self.predicted_total else float("nan")
+
+    @property
+    def measured_outside(self) -> float:
+        """Seconds of the run outside its phases and remaps."""
+        return self.measured_total - self.measured_priced
 
     @property
     def elements_agree(self) -> bool:
@@ -149,8 +165,9 @@ def measure_solution(plan: Plan, solution: Solution, include_dirs=(), timeout: f
                              for k in range(rep.nprocs)), default=0.0)
         remaps.append(RemapMeasure(proc, array, sum(e.count for e in events), count_measured, predicted,
                                    measured_elems, sum(e.cost for e in events), measured_time))
+    priced = max((r["compute_time"] + r["comm_time"] for r in rep.raw.get("totals", [])), default=float("nan"))
     return SolutionMeasure(solution.kind, plan.procs, solution.total, rep.seconds, tuple(phases), tuple(remaps),
-                           rep.status)
+                           rep.status, measured_priced=priced)
 
 
 def measure_table(ms: SolutionMeasure) -> str:
@@ -160,6 +177,9 @@ def measure_table(ms: SolutionMeasure) -> str:
     if ms.status != 0:
         return head + f"\n  the run failed: {ms.message}\n"
     lines = [head,
+             f"  in its phases and remaps {ms.measured_priced:.6g} s (ratio {ms.priced_ratio:.3g}); outside them "
+             f"{ms.measured_outside:.6g} s (the runtime's storage set-up and dispatch, output, scalar code: "
+             "not priced)",
              f"  {'phase':<12}{'mode':<12}{'runs':>6}{'comp pred':>12}{'comp meas':>12}{'ratio':>9}"
              f"{'comm pred':>12}{'comm meas':>12}{'elems pred':>12}{'elems meas':>12}"]
     for p in ms.phases:
@@ -183,6 +203,8 @@ def measure_json(ms: SolutionMeasure) -> dict:
     return {
         "kind": ms.kind, "procs": ms.procs, "predicted_total": ms.predicted_total,
         "measured_total": ms.measured_total, "ratio": ms.ratio, "status": ms.status, "message": ms.message,
+        "measured_priced": ms.measured_priced, "priced_ratio": ms.priced_ratio,
+        "measured_outside": ms.measured_outside,
         "elements_agree": ms.elements_agree,
         "phases": [p.__dict__ | {"lines": list(p.lines)} for p in ms.phases],
         "remaps": [r.__dict__ for r in ms.remaps],

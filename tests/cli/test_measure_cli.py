@@ -34,6 +34,12 @@ def test_compare_measure_elements_agree_for_shifts_and_remaps(tmp_path, capsys):
     for m in runs.values():
         assert m["status"] == 0 and m["elements_agree"], m
         assert m["measured_total"] > 0
+        # the run splits into what the model prices (phases, remaps) and the rest
+        assert 0 < m["measured_priced"] <= m["measured_total"]
+        assert m["measured_outside"] == pytest.approx(m["measured_total"] - m["measured_priced"])
+        assert m["priced_ratio"] == pytest.approx(m["measured_priced"] / m["predicted_total"])
+        slowest = max(p["measured_computation"] + p["measured_communication"] for p in m["phases"])
+        assert m["measured_priced"] >= slowest
     # the static solution shifts one column per sweep; the dynamic one remaps X, A, B 19 times each
     static_moves = [p for p in runs["static"]["phases"] if p["measured_elements"]]
     assert static_moves and all(p["measured_elements"] == p["predicted_elements"] for p in static_moves)
@@ -49,3 +55,10 @@ def test_sweep_measure_runs_the_counts_that_fit(capsys):
     out = capsys.readouterr().out
     assert "Measured on this machine" in out and "procs=2" in out
     assert "predicted = measured" in out
+
+
+@pytest.mark.mpi
+def test_compare_measure_table_says_what_is_priced_and_what_is_not(capsys):
+    assert main(["compare", str(SAMPLES / "jacobi.f"), "--procs", "2", "--measure", "-q"]) == 0
+    out = capsys.readouterr().out
+    assert "in its phases and remaps" in out and "outside them" in out and "not priced" in out
