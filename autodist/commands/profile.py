@@ -27,12 +27,21 @@ def run(args) -> int:
     program = common.read_sources(args)  # its INCLUDE files are inputs too
     common.guard_outputs(args, program, None, [("-o", args.output)])
     with deadline(args.timeout, "the profiled program"):
-        data, printed = profile_program(args.files, args.include, args.link, args.define, args.cpp)
+        data, printed, paths = profile_program(args.files, args.include, args.link, args.define, args.cpp)
     write_profile_data(args.output, data, args.files)
     if args.show_output:
         sys.stdout.write(printed)
     if not args.quiet:
         print(f"autodist: profile of {', '.join(args.files)}: {len(data.loops)} loop(s), "
-              f"{len(data.branches)} branch(es), {len(data.phase_times)} phase time(s) -> {args.output}",
+              f"{len(data.branches)} branch(es), {len(data.phase_times)} phase time(s){_how(paths)} -> {args.output}",
               file=sys.stderr)
     return 0
+
+
+def _how(paths: dict[str, str]) -> str:
+    """How the timed phases ran: " (5 compiled, 1 numpy)"."""
+    counts: dict[str, int] = {}
+    for path in paths.values():
+        counts[path] = counts.get(path, 0) + 1
+    words = {"jit": "compiled"}
+    return (" (" + ", ".join(f"{n} {words.get(p, p)}" for p, n in sorted(counts.items())) + ")") if counts else ""

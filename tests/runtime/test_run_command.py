@@ -11,7 +11,7 @@ import re
 import subprocess
 import sys
 import time
-from contextlib import redirect_stderr
+from contextlib import redirect_stderr, redirect_stdout
 
 import numpy as np
 import pytest
@@ -223,6 +223,31 @@ def test_profile_records_trips_branches_and_phase_times(tmp_path):
     assert data.branches[f"{path}:13"].taken == 2 / 3 and data.branches[f"{path}:13"].evaluations == 3
     assert set(data.phase_times) == {"PROF:1"} and data.phase_times["PROF:1"] > 0
     assert json.loads(out.read_text())["version"] == 1
+
+
+def test_profile_times_the_phases_compiled_and_says_so(tmp_path):
+    """The phase times are those of a warm ``autodist run``: every kernel
+    compiled before it first runs, not the numpy path of a short run."""
+    pytest.importorskip("numba")
+    path = tmp_path / "prof.f"
+    path.write_text(PROFILED)
+    err = io.StringIO()
+    with redirect_stderr(err):
+        assert main(["profile", str(path), "-o", str(tmp_path / "p.json")]) == 0
+    assert "1 phase time(s) (1 compiled)" in err.getvalue()
+
+
+def test_report_totals_leave_out_the_calls_inclusive_time(tmp_path):
+    """A call phase's time holds its callee's phases: the totals count those once."""
+    report = tmp_path / "r.json"
+    with redirect_stderr(io.StringIO()), redirect_stdout(io.StringIO()):
+        assert main(["run", str(SAMPLES / "shallow.f"), "-np", "1", "--report", str(report), "-q"]) == 0
+    doc = json.loads(report.read_text())
+    calls = [p for p in doc["phases"] if p["kind"] == "call"]
+    assert calls and max(p["ranks"][0]["compute_time"] for p in calls) > 0
+    counted = [p["ranks"][0]["compute_time"] for p in doc["phases"] if p["kind"] == "loop"]
+    counted += [r["ranks"][0]["compute_time"] for r in doc["remaps"] + doc["linked"] + doc["other"]]
+    assert doc["totals"][0]["compute_time"] == pytest.approx(sum(counted))
 
 
 def test_movement_of_adi_equals_the_annotate_report(tmp_path):

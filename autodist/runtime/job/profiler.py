@@ -6,8 +6,10 @@ Two runs at P = 1, in this process:
 * an instrumented run of the translated code with vectorization off, so that
   every DO loop entry (and its trip count), every DO WHILE iteration and
   every IF / ELSE IF evaluation (and whether it held) is counted exactly;
-* a normal run (vectorized where the runtime can) whose time per execution
-  of each loop phase is the phase's measured time.
+* a normal run (vectorized where the runtime can, every kernel compiled
+  before it first runs, as a warm ``autodist run`` runs it) whose time per
+  execution of each loop phase is the phase's measured time (numba's
+  compiling is not in it).
 
 The result is :class:`~autodist.analysis.model.ProfileData` (keys
 ``file:line`` of the DO / IF / ELSE IF statement, ``UNIT:id`` for phases):
@@ -64,16 +66,17 @@ def _goto_loops(program: ir.Program) -> set[str]:
     return out
 
 
-def profile_program(files, include_dirs=(), links=(), defines=(), cpp=None) -> tuple[ProfileData, str]:
+def profile_program(files, include_dirs=(), links=(), defines=(), cpp=None) -> tuple[ProfileData, str, dict[str, str]]:
     """Measured frequencies and phase times of a program (calling the
     routines of ``links``, the ``--link`` files; preprocessed with
-    ``defines`` where ``cpp`` says), and its output."""
+    ``defines`` where ``cpp`` says), its output, and how each timed phase
+    ran ("jit", "numpy" or "inline": the path most of its executions took)."""
     with tempfile.TemporaryDirectory(prefix="autodist-link-") as folder:
         foreign = link.load(link.build(link.link_files(links), folder), folder)
         return _profile(files, include_dirs, foreign, defines, cpp)
 
 
-def _profile(files, include_dirs, foreign, defines, cpp) -> tuple[ProfileData, str]:
+def _profile(files, include_dirs, foreign, defines, cpp) -> tuple[ProfileData, str, dict[str, str]]:
     from mpi4py import MPI
 
     from ..spmd.executor import Executor, RunOptions, translate_program
@@ -85,8 +88,8 @@ def _profile(files, include_dirs, foreign, defines, cpp) -> tuple[ProfileData, s
     out = io.StringIO()
     Executor(program, analysis, MPI.COMM_SELF, RunOptions(vectorize=False, instrument=True), out=out,
              profiler=prof, translations=counted, foreign=foreign).run()
-    timed = Executor(program, analysis, MPI.COMM_SELF, RunOptions(), out=io.StringIO(), translations=translations,
-                     foreign=foreign)
+    timed = Executor(program, analysis, MPI.COMM_SELF, RunOptions(jit_after=0.0), out=io.StringIO(),
+                     translations=translations, foreign=foreign)
     timed.run()
     loops = {k: LoopStats(trips / entries if entries else 0.0, entries) for k, (entries, trips) in prof.loops.items()}
     branches = {k: BranchStats(taken / n if n else 0.0, n) for k, (n, taken) in prof.branches.items()}
@@ -101,4 +104,6 @@ def _profile(files, include_dirs, foreign, defines, cpp) -> tuple[ProfileData, s
         count = timed.executions.get(region, 0)
         if mode != "call" and region in regions and count:
             times[region] = regions[region].compute_time / count
-    return ProfileData(loops, branches, times, source=",".join(program.files)), out.getvalue()
+    paths = {region: max(rec[0], key=rec[0].get) for region, rec in timed.phase_paths.items()
+             if region in times and rec[0]}
+    return ProfileData(loops, branches, times, source=",".join(program.files)), out.getvalue(), paths
