@@ -40,6 +40,8 @@ how (``replicated``: every rank calls it on the whole arrays,
 :mod:`autodist.runtime.spmd.linked`); their counters are the calls' time and
 the gathers of the arrays passed.  ``replicated`` lists the arrays whose
 directives map them but which the runtime keeps whole on every rank, and why.
+``totals`` sums every region per rank, the call phases' time left out (it
+holds their callees' phases, counted under those).
 """
 
 from __future__ import annotations
@@ -103,12 +105,14 @@ def build_report(per_rank: list[dict], analysis: ProgramAnalysis, phase_modes: d
         calls.append({"routine": name, "calls": count, "mode": "replicated", "ranks": _rank_rows(per_rank, region)})
     others = sorted({k for d in per_rank for k in d["regions"]} - used)
     other = [{"region": k, "ranks": _rank_rows(per_rank, k)} for k in others]
+    calls_of = {f"{proc.name}:{ph.id}" for proc in analysis.procedures for ph in proc.phases if ph.kind != "loop"}
     totals = []
     for r, d in enumerate(per_rank):
         row = {"rank": r, **{k: 0 for k in _FIELDS}}
-        for reg in d["regions"].values():
+        for region, reg in d["regions"].items():
             for k in _FIELDS:
-                row[k] += reg.get(k, 0)
+                if not (k == "compute_time" and region in calls_of):  # inclusive of the callees' regions
+                    row[k] += reg.get(k, 0)
         totals.append(row)
     return {"version": 1, "program": list(files), "nprocs": nprocs, "seconds": seconds, "completed": True,
             "stop": stop if stop is None or isinstance(stop, (int, str)) else str(stop),
