@@ -86,7 +86,7 @@ KERNELS = (
     Kernel("y(i) = x(i)/b(i)", 1, 3, _divide),
     Kernel("y(i) = a(i)", 0, 2, _copy),
     Kernel("y(i) = (x(i) - a(i-1)*x(i-1))/b(i) + a(i)*b(i-1)", 5, 7, _five),
-    Kernel("y(i) = ((x(i)*a(i) + b(i))*x(i) + a(i))*x(i) + b(i)", 6, 4, _horner),
+    Kernel("y(i) = ((x(i)*a(i) + b(i))*x(i) + a(i))*x(i) + b(i)", 6, 8, _horner),
 )
 
 

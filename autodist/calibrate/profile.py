@@ -99,7 +99,7 @@ def calibration(raw: dict) -> Calibration:
         runtime = ()  # too short to tell apart from the start of a phase: the numpy kernels' split
     runtime = tuple(k for k in runtime if k.per_element.median > 0)
     split = split_compute([(k.flops, k.accesses, k.per_element.median) for k in (runtime or kernels)])
-    if split.flop_time <= 0 and runtime and split.access_time > 0:
+    if split.flop_time < split.access_time * FLOP_SHARE and runtime:
         # compiled loops are bound by their memory accesses, their flops hidden under them: a
         # flop is given a small share of an access (a profile's flop_time is positive)
         split = replace(split, flop_time=split.access_time * FLOP_SHARE, floored=True)

@@ -129,3 +129,18 @@ def test_the_calibration_recurrences_carry_what_they_say(loop):
         "r.f"))
     p = [p for ph in an.procedures[0].phases for p in ph.patterns if not p.output][-1]
     assert (p.flops, p.accesses) == (loop.flops, loop.accesses)
+
+
+def test_the_calibration_kernels_count_what_the_analysis_counts():
+    """calibrate splits the kernels' times by their flops and accesses: the
+    model prices a loop by the analysis's counts, so they must be the same."""
+    from autodist.calibrate.bench import KERNELS
+    from autodist.calibrate.kernels import BODIES
+
+    for body, kernel in zip(BODIES, KERNELS):
+        an = analyze(read_text("\n".join([
+            "      PROGRAM R", "      INTEGER N", "      PARAMETER (N = 50)",
+            "      DOUBLE PRECISION X(N), Y(N), A(N), B(N)", "      DO I = 2, N", f"         {body}", "      END DO",
+            "      PRINT *, Y(1)", "      END"]) + "\n", "r.f"))
+        p = [p for ph in an.procedures[0].phases for p in ph.patterns if not p.output][-1]
+        assert (p.flops, p.accesses, p.chain) == (kernel.flops, kernel.accesses, 0), body
