@@ -69,6 +69,19 @@ def seconds(text: str) -> float:
     return value
 
 
+def count_arg(lo: int, hi: int):
+    """An argparse type: an integer from ``lo`` to ``hi``."""
+    def count(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be from {lo} to {hi}, not {text!r}")
+        return value
+    return count
+
+
 def add_timeout_arg(parser, default: float, what: str) -> None:
     parser.add_argument("--timeout", type=seconds, default=default, metavar="SEC",
                         help=f"{what} after SEC seconds (default {default:g})")

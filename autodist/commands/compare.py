@@ -19,7 +19,14 @@ def configure(parser) -> None:
                         help="add the mapping the source's own HPF directives describe")
     parser.add_argument("--measure", action="store_true",
                         help="also run each solution with the MPI runtime and show predicted vs measured")
+    parser.add_argument("--runs", type=common.count_arg(1, MAX_RUNS), default=3, metavar="K",
+                        help="with --measure, run each solution K times and show the run of median time "
+                             "(default 3)")
     common.add_timeout_arg(parser, 600.0, "with --measure, stop a measured run")
+
+
+#: The most runs ``--runs`` asks of each measured solution.
+MAX_RUNS = 100
 
 
 def run(args) -> int:
@@ -48,7 +55,7 @@ def run(args) -> int:
             kinds = ["static", "dynamic"] if plan.dynamic.remaps else ["static"]
             for kind in kinds:
                 measures.append(measure_solution(plan, plan.solution(kind), args.include, args.timeout,
-                                                 clock=pipe.clock))
+                                                 clock=pipe.clock, runs=args.runs))
     if args.format == "json":
         doc = compare_json(rows, machine.source)
         if measures:

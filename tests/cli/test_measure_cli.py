@@ -26,7 +26,7 @@ def test_compare_measure_elements_agree_for_shifts_and_remaps(tmp_path, capsys):
     prof = tmp_path / "fast.yaml"
     prof.write_text(FAST_NETWORK)
     assert main(["compare", str(SAMPLES / "adi.f"), "--machine", str(prof), "--procs", "2",
-                 "--measure", "--format", "json", "-q"]) == 0
+                 "--measure", "--runs", "1", "--format", "json", "-q"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["runs"][0]["chosen"] == "dynamic"
     runs = {m["kind"]: m for m in doc["measured"]}
@@ -59,6 +59,24 @@ def test_sweep_measure_runs_the_counts_that_fit(capsys):
 
 @pytest.mark.mpi
 def test_compare_measure_table_says_what_is_priced_and_what_is_not(capsys):
-    assert main(["compare", str(SAMPLES / "jacobi.f"), "--procs", "2", "--measure", "-q"]) == 0
+    assert main(["compare", str(SAMPLES / "jacobi.f"), "--procs", "2", "--measure", "--runs", "2", "-q"]) == 0
     out = capsys.readouterr().out
     assert "in its phases and remaps" in out and "outside them" in out and "not priced" in out
+    assert "the median of 2 runs" in out
+
+
+@pytest.mark.mpi
+def test_compare_measure_runs_shows_the_run_of_median_time(capsys):
+    assert main(["compare", str(SAMPLES / "jacobi.f"), "--procs", "2", "--measure", "--runs", "3", "--format", "json",
+                 "-q"]) == 0
+    m = json.loads(capsys.readouterr().out)["measured"][0]
+    assert len(m["run_totals"]) == 3 and m["measured_total"] == sorted(m["run_totals"])[1]
+
+
+@pytest.mark.parametrize("value", ["0", "101", "two"])
+def test_compare_runs_out_of_range_is_a_usage_error(value, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["compare", str(SAMPLES / "jacobi.f"), "--measure", "--runs", value])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "--runs" in err and "Traceback" not in err
