@@ -16,8 +16,9 @@
    factorization of P), and the format of each (from the profile's
    ``distributions``, each name's candidates from its format type in
    :mod:`autodist.layout.formats`; ``CYCLIC(k)`` only where a loop over that
-   dimension has a triangular iteration space).  The distributions over a
-   smaller divisor of P, which leave processors idle, are asked for apart
+   dimension has a triangular iteration space).  The distributions over fewer
+   processors than P (a divisor of P, or of a dimension's extent),
+   which leave processors idle, are asked for apart
    (``spare=True``): the static search tries them after the others and keeps
    one only where it is cheaper (see :mod:`.static`).
 """
@@ -330,9 +331,10 @@ class Distribution:
 def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int,
                   spare: bool = False) -> list[Distribution]:
     """Every distribution of the group's template worth evaluating on
-    ``nprocs``; with ``spare``, instead, those over the smaller divisors of
-    ``nprocs`` whose grids are not among them (a 12-point dimension on 16
-    processors: over 8, 4 and 2; not over 12, which the others hold)."""
+    ``nprocs``; with ``spare``, instead, the BLOCK ones over fewer processors
+    (:func:`_spare_counts`) whose grids are not among them (a 12-point
+    dimension on 16 processors: over 8, 6, 4, 3 and 2; not over 12, which the
+    others hold)."""
     width = len(group.bounds)
     extents = [hi - lo + 1 for lo, hi in group.bounds]
     collapsed = Format("*")
@@ -344,11 +346,13 @@ def distributions(group: TemplateGroup, machine: MachineProfile, nprocs: int,
             shape = [extents[d] for d in dims]
             grids = _grids(nprocs, k, shape)
             if spare:
-                grids = [g for d in _divisors(nprocs)[1:] for g in _grids(d, k, shape) if g not in grids]
+                grids = [g for d in _spare_counts(nprocs, shape) for g in _grids(d, k, shape) if g not in grids]
             for grid in dict.fromkeys(grids):
                 options = [_distinct(candidate_formats(machine.distributions, extents[d], g, d in group.triangular),
                                      extents[d], g)
                            for d, g in zip(dims, grid)]
+                if spare:  # fewer processors pay where each one's overheads dominate: in equal blocks
+                    options = [[f for f in fs if f.kind == "BLOCK"] for fs in options]
                 for fmts in itertools.product(*options):
                     formats = [collapsed] * width
                     for d, f in zip(dims, fmts):
@@ -388,6 +392,17 @@ def _grids(nprocs: int, k: int, extents: list[int]) -> list[tuple[int, ...]]:
 def _divisors(n: int) -> list[int]:
     """The divisors of ``n`` above 1, largest first."""
     return [d for d in range(n, 1, -1) if n % d == 0]
+
+
+def _spare_counts(nprocs: int, extents: list[int]) -> list[int]:
+    """Processor counts below ``nprocs`` worth a grid: its divisors (16: 8, 4,
+    2), and the divisors of the dimensions' extents, which deal them in equal
+    blocks (a 12-point dimension on 7 or 13 processors: 6, 4, 3, 2, where a
+    prime count has no divisor to fall back on); largest first."""
+    counts = set(_divisors(nprocs)[1:])
+    for e in extents:
+        counts.update(_divisors(e))
+    return sorted((c for c in counts if c < nprocs), reverse=True)
 
 
 def group_layouts(group: TemplateGroup, dist: Distribution, table: ArrayTable, name: str = "") -> dict[str, Layout]:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from typing import Any
 
 from ..sweep.axes import PROCS
@@ -68,12 +70,16 @@ def _verb(kind: str) -> str:
 
 
 def _layouts(mapping: str) -> dict[str, str]:
-    """``A,B(BLOCK,*) C(*,BLOCK)/(BLOCK,*)`` (:func:`autodist.sweep.mapping_text`) -> array -> layouts."""
+    """``A,B(BLOCK,*) C(*,BLOCK)/(BLOCK,*)`` (:func:`autodist.sweep.mapping_text`) -> array -> layouts;
+    on fewer processors than all (``... on 4``) every layout says on how many."""
+    used = re.search(r" on (\d+)$", mapping)
+    if used:
+        mapping = mapping[:used.start()]
     out = {}
     for token in mapping.split():
         names, paren, layouts = token.partition("(")
         for name in names.split(","):
-            out[name] = paren + layouts
+            out[name] = paren + layouts + (f" on {used[1]}" if used else "")
     return out
 
 

@@ -43,10 +43,13 @@ class Outcome:
     mapping: str  # e.g. ``A,B,X(BLOCK,*)`` or ``A,B,X(BLOCK,*)/(*,BLOCK)``
 
 
-def mapping_text(sol: Solution) -> str:
+def mapping_text(sol: Solution, procs: int = 0) -> str:
     """The layouts a solution gives each array, grouped: ``A,B,X(*,BLOCK)``
     for a static one, ``A,B,X(BLOCK,*)/(*,BLOCK)`` when a dynamic one
-    remaps them (in the order the phases use the layouts)."""
+    remaps them (in the order the phases use the layouts); given the
+    processor count ``procs``, one that leaves some idle says on how many it
+    runs: ``A,B,X(*,BLOCK) on 4`` (the same text on 13 and on 16 processors:
+    a sweep's crossovers are changes of the mapping)."""
     seen: dict[str, list[str]] = {}
     for _, m in sol.entry:
         for gid, lay in m.layouts:
@@ -59,12 +62,14 @@ def mapping_text(sol: Solution) -> str:
     groups: dict[str, list[str]] = {}
     for gid, dists in sorted(seen.items()):
         groups.setdefault("/".join(dists), []).append(gid)
-    return " ".join(f"{','.join(v)}{k}" for k, v in groups.items()) or "replicated"
+    text = " ".join(f"{','.join(v)}{k}" for k, v in groups.items()) or "replicated"
+    used = sol.processors() if procs else 0
+    return text + (f" on {used}" if 1 < used < procs else "")
 
 
-def outcome(sol: Solution) -> Outcome:
+def outcome(sol: Solution, procs: int = 0) -> Outcome:
     return Outcome(sol.total, sol.computation, sol.movement, sol.remapping,
-                   sum(r.count for r in sol.remaps), mapping_text(sol))
+                   sum(r.count for r in sol.remaps), mapping_text(sol, procs))
 
 
 class Planner:

@@ -56,7 +56,7 @@ def evaluate_point(planner: Planner, axes: tuple[Axis, ...], values: dict[str, f
         values=tuple((a.key, values[a.key]) for a in axes),
         procs=procs,
         sequential=planner.sequential(changes),
-        static=outcome(plan.static),
-        dynamic=outcome(plan.dynamic),
+        static=outcome(plan.static, procs),
+        dynamic=outcome(plan.dynamic, procs),
         chosen=plan.chosen,
     )

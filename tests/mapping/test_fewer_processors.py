@@ -42,6 +42,31 @@ def test_sixteen_processors_are_never_predicted_slower_than_four(pipe, profile):
     assert best16 <= best4 * (1 + 1e-9), (best4, best16, p16.solution("best").describe())
 
 
+@pytest.mark.parametrize("procs", [6, 7, 9, 11, 13])
+def test_no_count_between_four_and_sixteen_is_predicted_slower_than_four(pipe, procs):
+    """A count that divides neither 16 nor 12 (7, 11, 13: primes) still finds the
+    layout on 4: the grids on fewer processors range over the divisors of the
+    extents too."""
+    machine = resolve_profile("cluster_ib")[0]
+    best4 = pipe.plan(machine, 4).solution("best").total
+    best = pipe.plan(machine, procs).solution("best")
+    assert best.total <= best4 * (1 + 1e-9), (procs, best.describe(procs))
+
+
+def test_a_sweep_says_on_how_many_processors_a_mapping_runs(pipe):
+    from autodist.sweep.planner import mapping_text
+
+    machine = resolve_profile("cluster_ib")[0]
+    assert mapping_text(pipe.plan(machine, 16).solution("best"), 16) == "R,S,U(*,*,BLOCK) on 4"
+    assert mapping_text(pipe.plan(machine, 4).solution("best"), 4) == "R,S,U(*,*,BLOCK)"
+
+
+def test_explain_names_a_change_of_processor_count_as_a_change_of_layout():
+    from autodist.report.explain_text import mapping_change
+
+    assert mapping_change("R,S,U(*,*,BLOCK)", "R,S,U(*,*,BLOCK) on 4") == "R,S,U (*,*,BLOCK) -> (*,*,BLOCK) on 4"
+
+
 def test_the_best_on_sixteen_leaves_twelve_idle_and_the_candidates_say_so(pipe):
     machine = resolve_profile("cluster_ib")[0]
     p4, p16 = pipe.plan(machine, 4), pipe.plan(machine, 16)
@@ -75,9 +100,14 @@ def test_distributions_on_fewer_processors_are_those_the_others_do_not_hold():
     assert all(not d.spare for d in full) and all(d.spare for d in spare)
     one_dim = {d.grid for d in full if len(d.grid) == 1}
     assert one_dim == {(12,), (16,)}  # the 12-point dimension on 12 of 16
-    assert {d.grid for d in spare if len(d.grid) == 1} == {(8,), (4,), (2,)}
+    # over the divisors of 16 and of the extents below 16: the 12-point dimension on 6 and 3
+    # (on 12: a full grid), the 100-point one on 10 and 5, either on 8, 4, 2
+    assert {d.grid for d in spare if len(d.grid) == 1} == {(10,), (8,), (6,), (5,), (4,), (3,), (2,)}
+    assert {d.grid for d in spare if len(d.grid) == 1 and d.formats[1].kind != "*"} == {
+        (10,), (8,), (5,), (4,), (2,)}
     assert {d.grid for d in full if len(d.grid) == 2} == {(2, 8), (4, 4), (8, 2)}
-    assert {d.grid for d in spare if len(d.grid) == 2} == {(2, 4), (4, 2), (2, 2)}
+    assert {d.grid for d in spare if len(d.grid) == 2} == {
+        (2, 6), (3, 4), (4, 3), (6, 2), (2, 5), (5, 2), (2, 4), (4, 2), (2, 3), (3, 2), (2, 2)}
     block = Format("BLOCK")
     assert Distribution((block, Format("*")), (4,), True).text() == "(BLOCK,*) on 4"
     assert Distribution((block, block), (2, 2), True).text() == "(BLOCK,BLOCK) on 2x2"
