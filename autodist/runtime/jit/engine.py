@@ -243,7 +243,7 @@ class Jit:
         """The kernel of a phase under ``plan`` (a ``GenPlan`` of its own), or
         ``(None, why not)``; ``fallback`` is the numpy function, ``seconds()`` the
         time the phase has run so far."""
-        from .fastkernel import ins_types, kernel_source
+        from .fastkernel import ins_types, kernel_source, storage_shape
 
         why = compiled_kinds(ins_types(shape)) or compiled_kinds([shape.unit.symbol(n).type for n in shape.arrays])
         if why:
@@ -264,7 +264,8 @@ class Jit:
         module = self._modules.get(body)
         if module is None:  # one module per text: kernels of the same code (a phase's blocks) compile once
             module = self._modules[body] = Module(body)
-        return PhaseKernel(self, module, name, list(plan.store), consts, outs, sites, fallback, seconds), ""
+        shapes = [storage_shape(plan.store[n]) for n in plan.store]
+        return PhaseKernel(self, module, name, list(plan.store), consts, outs, sites, fallback, seconds, shapes), ""
 
 
 #: Python's recursion limit while numba compiles: its SSA pass walks the
@@ -309,13 +310,24 @@ class _Compiled:
     failed = ""
 
 
+def _flat(a: np.ndarray, shape: tuple[int, ...], name: str) -> np.ndarray:
+    """The storage ``a`` as the kernel indexes it: a flat view in Fortran order,
+    of the extents its code was written for."""
+    if a.shape != shape or not (a.flags.f_contiguous or a.size <= 1):
+        # a planned phase's storage is the plan's (RtArray and window buffers are Fortran-ordered)
+        raise AssertionError(f"storage of {name} is {a.shape} {'F' if a.flags.f_contiguous else 'non-F'}, "
+                             f"the kernel indexes {shape}")
+    return a.reshape(-1, order="F")
+
+
 class PhaseKernel:
     """A planned phase's kernel with the numpy function's interface (see the module docstring)."""
 
     def __init__(self, jit: Jit, module: Module, name: str, names: list[str], consts: list[np.ndarray],
-                 outs: list, sites: Sites, fallback, seconds):
+                 outs: list, sites: Sites, fallback, seconds, shapes: list[tuple[int, ...]]):
         self.jit, self.module, self.name, self.names, self.consts = jit, module, name, names, consts
         self.outs, self.sites, self.fallback, self.seconds = outs, sites, fallback, seconds
+        self.shapes = shapes  # the storage extents the kernel's flat positions assume
         self.shared = _Compiled()
 
     @property
@@ -332,7 +344,7 @@ class PhaseKernel:
         written, checked and compiled once for all the blocks."""
         other = PhaseKernel(self.jit, self.module, self.name, self.names,
                             self.consts[:-2] + [np.int64(lo), np.int64(hi)], self.outs, self.sites, fallback,
-                            self.seconds)
+                            self.seconds, self.shapes)
         other.shared = self.shared
         return other
 
@@ -344,7 +356,7 @@ class PhaseKernel:
         return "numpy", self.failed or self.jit.cold_reason(self.seconds())
 
     def _args(self, ctx, scalars) -> list:
-        return [ctx.store[n] for n in self.names] + self.consts + list(scalars)
+        return [_flat(ctx.store[n], shape, n) for n, shape in zip(self.names, self.shapes)] + self.consts + list(scalars)
 
     def prepare(self, ctx, *scalars) -> None:
         """Compile (or load from the cache) for these arguments' types, once the phase is hot."""
