@@ -697,3 +697,19 @@ def test_a_kernel_of_many_blocks_compiles_past_pythons_default_recursion_limit(t
     fn, why = Jit(after=0.0).compile(Module("\n".join(lines) + "\n"), "k_long", lambda: (types.float64,))
     assert why == "" and fn(3.0) == 0.0 + 1.0 + 2.0 + 9.0
     assert sys.getrecursionlimit() == limit
+
+
+def test_planned_kernels_take_their_storage_flat_or_not_at_all():
+    """A phase kernel indexes its storage flat with the plan's extents written in:
+    a storage of other extents or not in Fortran order is never handed to it
+    (its numpy function runs instead)."""
+    from autodist.runtime.jit.engine import _flat
+
+    a = np.asfortranarray(np.arange(12.0).reshape(3, 4))
+    flat = _flat(a, (3, 4))
+    assert flat is not None and np.shares_memory(flat, a) and flat[0 + 3 * 1] == a[0, 1]
+    assert list(flat) == list(a.reshape(-1, order="F"))
+    assert _flat(a, (4, 3)) is None
+    assert _flat(np.ascontiguousarray(a), (3, 4)) is None
+    assert _flat(a[:, 1:3], (3, 2)) is not None  # a block of columns is still in Fortran order
+    assert _flat(a[1:, :], (2, 4)) is None

@@ -310,13 +310,13 @@ class _Compiled:
     failed = ""
 
 
-def _flat(a: np.ndarray, shape: tuple[int, ...], name: str) -> np.ndarray:
+def _flat(a: np.ndarray, shape: tuple[int, ...]) -> np.ndarray | None:
     """The storage ``a`` as the kernel indexes it: a flat view in Fortran order,
-    of the extents its code was written for."""
+    of the extents its code was written for; None when ``a`` is not that
+    (a planned phase's storage is the plan's, and RtArray and window buffers
+    are Fortran-ordered: the numpy function then runs, never a misread)."""
     if a.shape != shape or not (a.flags.f_contiguous or a.size <= 1):
-        # a planned phase's storage is the plan's (RtArray and window buffers are Fortran-ordered)
-        raise AssertionError(f"storage of {name} is {a.shape} {'F' if a.flags.f_contiguous else 'non-F'}, "
-                             f"the kernel indexes {shape}")
+        return None
     return a.reshape(-1, order="F")
 
 
@@ -355,18 +355,25 @@ class PhaseKernel:
             return "jit", ""
         return "numpy", self.failed or self.jit.cold_reason(self.seconds())
 
-    def _args(self, ctx, scalars) -> list:
-        return [_flat(ctx.store[n], shape, n) for n, shape in zip(self.names, self.shapes)] + self.consts + list(scalars)
+    def _args(self, ctx, scalars) -> list | None:
+        """The kernel's arguments; None when a storage is not as its code indexes it."""
+        stores = [_flat(ctx.store[n], shape) for n, shape in zip(self.names, self.shapes)]
+        if any(a is None for a in stores):
+            return None
+        return stores + self.consts + list(scalars)
 
     def prepare(self, ctx, *scalars) -> None:
         """Compile (or load from the cache) for these arguments' types, once the phase is hot."""
         if self.kernel is not None or self.failed or not self.jit.hot(self.seconds(), self.module, self.name):
             return
-        self.shared.kernel, self.shared.failed = self.jit.compile(self.module, self.name,
-                                                                  lambda: arg_types(self._args(ctx, scalars)))
+        args = self._args(ctx, scalars)
+        if args is None:
+            return
+        self.shared.kernel, self.shared.failed = self.jit.compile(self.module, self.name, lambda: arg_types(args))
 
     def __call__(self, ctx, *scalars):
-        if self.kernel is None:
+        args = self._args(ctx, scalars) if self.kernel is not None else None
+        if args is None:
             try:
                 return self.fallback(ctx, *scalars)
             finally:
@@ -375,7 +382,7 @@ class PhaseKernel:
         from .helpers import JitFault
 
         try:
-            got = self.kernel(*self._args(ctx, scalars))
+            got = self.kernel(*args)
         except JitFault as exc:
             raise self.sites.fault(exc.args) from None
         return tuple(conv(v) for conv, v in zip(self.outs, got))
