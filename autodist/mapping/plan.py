@@ -103,14 +103,18 @@ class Solution:
         layouts += [lay for r in self.remaps for lay in (r.src, r.dst)]
         return max((lay.nprocs for lay in layouts), default=1)
 
+    def fewer(self, procs: int) -> int:
+        """The processors it runs on when that leaves some of ``procs`` idle, else 0."""
+        used = self.processors() if procs else 0
+        return used if 1 < used < procs else 0
+
     def describe(self, procs: int = 0) -> str:
         """``A,B,X(BLOCK,*)`` for a static solution; the layouts each array goes
         through for a dynamic one: ``A,B,X(BLOCK,*)<->(*,BLOCK)``; given the
         processor count ``procs``, one that leaves some of them idle says so:
         ``A,B,X(BLOCK,*) on 4 of 16 processors``."""
-        used = self.processors() if procs else 0
-        note = f" on {used} of {procs} processors" if 1 < used < procs else ""
-        return self._layouts_text() + note
+        used = self.fewer(procs)
+        return self._layouts_text() + (f" on {used} of {procs} processors" if used else "")
 
     def _layouts_text(self) -> str:
         seen: dict[str, list[str]] = {}

@@ -160,7 +160,7 @@ class Explanation:
     unknown_trips: tuple[UnknownTrip, ...]
     sensitivities: tuple[Sensitivity, ...]
     sources: tuple[tuple[str, tuple[str, ...]], ...]  # (file, lines) of the program
-    used: int = 0  # the most processors a layout of the chosen solution is distributed over
+    used: int = 0  # the processors the chosen solution runs on when it leaves some idle, else 0
 
     @property
     def timeline(self) -> Timeline:
@@ -169,7 +169,7 @@ class Explanation:
     @property
     def idle(self) -> str:
         """`` on 4 of 16 processors`` when the chosen solution leaves processors idle, else ""."""
-        return f" on {self.used} of {self.procs} processors" if 1 < self.used < self.procs else ""
+        return f" on {self.used} of {self.procs} processors" if self.used else ""
 
 
 # --------------------------------------------------------------------------- building
@@ -322,7 +322,7 @@ def explain(plan: Plan, mode: str, machine_source: str, sensitivities: tuple[Sen
         decision=decision, arrays=arrays, replicated=replicated,
         unknown_trips=unknown_trips(plan),
         sensitivities=tuple(sensitivities),
-        sources=tuple(program.sources), used=chosen.processors(),
+        sources=tuple(program.sources), used=chosen.fewer(plan.procs),
     )
 
 

@@ -63,8 +63,8 @@ def mapping_text(sol: Solution, procs: int = 0) -> str:
     for gid, dists in sorted(seen.items()):
         groups.setdefault("/".join(dists), []).append(gid)
     text = " ".join(f"{','.join(v)}{k}" for k, v in groups.items()) or "replicated"
-    used = sol.processors() if procs else 0
-    return text + (f" on {used}" if 1 < used < procs else "")
+    used = sol.fewer(procs)
+    return text + (f" on {used}" if used else "")
 
 
 def outcome(sol: Solution, procs: int = 0) -> Outcome:
