@@ -8,7 +8,7 @@
   blocks (shared by every unit that declares them) and every unit's local
   arrays, with DATA values; layouts come from the units' HPF directives
   (:func:`autodist.hpf.resolve.resolve_unit`), arrays without directives are
-  replicated on every rank;
+  replicated on every rank (:mod:`.static_storage`);
 * on each procedure entry binds the dummy arrays to the actual arguments and
   moves every array to the layout the procedure's directives prescribe (a
   dummy or COMMON array without directives keeps its caller's layout), and
@@ -45,14 +45,14 @@ from ...hpf.resolve import UnitMapping, apply_executable, resolve_unit
 from ...layout.model import Layout, replicated
 from ..fortran import intrinsics as it
 from ..fortran.foreign import Foreign
-from ..codegen import intrinsic_code as ic
-from ..comm.storage import numpy_dtype, storable
+from ..comm.storage import numpy_dtype
 from .arrays import Comms, ElementRef, RtArray
-from .data import data_targets, data_value, int_value
+from .data import int_value
 from .copies import CopiedActuals
 from .dummies import bytes_of, character_dummy, dummy_bounds
 from .routines import check_routines, linked_routines, run_extensions
 from .shared_storage import Slots, Storages
+from .static_storage import StaticStorage
 from .io import UnitIo
 from .linked import LinkedCalls
 from ..fortran.files import FileTable
@@ -61,7 +61,6 @@ from ..codegen.generated import GENERATED_HELPERS, StopProgram
 from ..codegen.facts import ProgramFacts, program_facts
 from ..codegen.units import Translation, translate_unit
 
-Bounds = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -112,7 +111,7 @@ class _CallPhase:
         self.stats.region(self.region).compute_time += time.perf_counter() - self.t0 - (self.aside() - self.a0)
 
 
-class Executor(UnitIo, CopiedActuals):
+class Executor(StaticStorage, UnitIo, CopiedActuals):
     """Runs one program on the ranks of ``comm`` (see the module docstring)."""
 
     def __init__(self, program: ir.Program, analysis: ProgramAnalysis, comm, options: RunOptions = RunOptions(),
@@ -210,146 +209,6 @@ class Executor(UnitIo, CopiedActuals):
                 continue
             self.entry_mappings[u.name] = resolve_unit(u, self.nprocs)
 
-    def _setup_storage(self) -> None:
-        main = self.program.main
-        order = [main] + [u for u in self.program.units if u is not main]
-        plan = self.facts.storage
-        # COMMON blocks: scalars in lists, arrays shared by slot; storage-associated
-        # ones are views of a buffer (_associate)
-        for u in order:
-            for c in u.commons:
-                if c.name in self.commons or plan.associated(c.name):
-                    continue
-                slots = self.facts.commons[c.name]
-                values: list = []
-                for k, (member, t, shape) in enumerate(slots):
-                    sym = u.symbol(member)
-                    if sym is not None and sym.is_array:
-                        values.append(None)
-                        lay = self._declared_layout(u, member)
-                        arr = RtArray(member, sym.type, self._static_bounds(u, sym), lay, self.comms,
-                                      label=f"{u.name}.{member}")
-                        self.common_arrays[(c.name, k)] = arr
-                    else:
-                        values.append(_zero(t))
-                self.commons[c.name] = values
-        for u in order:
-            if u.kind == "blockdata":
-                continue
-            cm = {m for c in u.commons for m in c.members}
-            for sym in u.arrays:
-                if sym.dummy or sym.name in cm or plan.place(u.name, sym.name):
-                    continue
-                if ir.is_automatic(u, sym):  # allocated on each entry (enter)
-                    self.automatic.setdefault(u.name, []).append(sym)
-                    continue
-                lay = self._declared_layout(u, sym.name)
-                self.locals[(u.name, sym.name)] = RtArray(sym.name, sym.type, self._static_bounds(u, sym), lay,
-                                                          self.comms, label=f"{u.name}.{sym.name}")
-            tr = self.translations[u.name]
-            self.saved[u.name] = [_zero(u.symbol(n).type) for n in tr.saved]
-        for u in order:
-            self._associate(u)
-        for u in order:
-            self._apply_data(u)
-
-    def _associate(self, u: ir.Unit) -> None:
-        """The unit's views of storage-associated storage: its arrays there
-        (replicated, in the report's list), the scalars of its associated
-        COMMON blocks and its EQUIVALENCEd scalars."""
-        plan = self.facts.storage
-        places = plan.places.get(u.name, {})
-        arrays = self.associated[u.name] = {}
-        for name, p in places.items():
-            if p.bounds is not None:
-                label = f"{u.name}.{name}"
-                arrays[name] = RtArray.over(name, p.type, p.bounds, self.storages.view(p), self.comms, label)
-                self.kept_replicated[label] = p.why
-        for c in u.commons:
-            if plan.associated(c.name):
-                self.block_slots[(u.name, c.name)] = self.storages.slots(
-                    [places[m] if places[m].bounds is None else None for m in c.members])
-        scalars = plan.local_scalars(u)
-        if scalars:
-            self.equivalenced[u.name] = self.storages.slots([places[n] for n in scalars])
-
-    def _block(self, unit: str, block: str):
-        """What the unit's code indexes for COMMON ``block``: the block's list,
-        or the unit's slots of a storage-associated block."""
-        slots = self.block_slots.get((unit, block))
-        return self.commons[block] if slots is None else slots
-
-    def _static_bounds(self, u: ir.Unit, sym: ir.Symbol) -> Bounds:
-        out = []
-        for d in sym.dims or ():
-            b = d.bounds
-            if b is None:
-                raise UnsupportedError(f"array {sym.name} needs constant bounds here", (sym.span or u.span).file,
-                                       (sym.span or u.span).first)
-            out.append(b)
-        return tuple(out)
-
-    def _declared_layout(self, u: ir.Unit, name: str) -> Layout | None:
-        m = self.entry_mappings.get(u.name)
-        if m is None or name in m.replicated or name in m.unresolved:
-            return None
-        if _is_character(u, name):
-            if name in m.placements:
-                self.kept_replicated[f"{u.name}.{name}"] = "a CHARACTER array: every rank holds it whole"
-            return None
-        try:
-            return m.layout(name)
-        except KeyError:
-            return None
-
-    def _apply_data(self, u: ir.Unit) -> None:
-        """DATA statements: scalars into the saved lists or COMMON, arrays into storage."""
-        if not u.data:
-            return
-        tr = self.translations.get(u.name)
-        saved_names = list(tr.saved) if tr else []
-        common_slot = {m: (c.name, k) for c in u.commons for k, m in enumerate(c.members)}
-        equivalenced = self.facts.storage.local_scalars(u)
-        arrays: dict[str, np.ndarray] = {}
-        for d in u.data:
-            values = [v for n, v in d.values for _ in range(n)]
-            targets: list[tuple[str, tuple[int, ...] | None]] = []
-            for t in d.targets:
-                targets.extend(data_targets(u, t, {}))
-            if len(values) != len(targets):
-                raise UnsupportedError(f"DATA with {len(targets)} target(s) and {len(values)} value(s)",
-                                       d.span.file, d.span.first)
-            for (name, idx), v in zip(targets, values):
-                sym = u.symbol(name)
-                val = data_value(v, sym.type)
-                if idx is None:
-                    if name in common_slot:
-                        blk, k = common_slot[name]
-                        self._block(u.name, blk)[k] = val
-                    elif name in equivalenced:
-                        self.equivalenced[u.name][equivalenced.index(name)] = val
-                    elif name in saved_names:
-                        self.saved[u.name][saved_names.index(name)] = val
-                    continue
-                arr = self._static_array(u, name)
-                pos = tuple(i - lo for i, (lo, _) in zip(idx, arr.bounds))
-                if arr.fixed:  # straight into the shared storage
-                    arr.local[pos] = storable(arr.dtype)(val)
-                    continue
-                if name not in arrays:
-                    arrays[name] = arr.full()
-                arrays[name][pos] = storable(arr.dtype)(val)
-        for name, full in arrays.items():
-            self._static_array(u, name).keep_part(full)
-
-    def _static_array(self, u: ir.Unit, name: str) -> RtArray:
-        if name in self.associated.get(u.name, {}):
-            return self.associated[u.name][name]
-        for c in u.commons:
-            if name in c.members:
-                return self.common_arrays[(c.name, c.members.index(name))]
-        return self.locals[(u.name, name)]
-
     # ---------------------------------------------------------------- running
 
     def run(self) -> int | str | None:
@@ -436,7 +295,7 @@ class Executor(UnitIo, CopiedActuals):
         return frame
 
     def _target_layout(self, mapping: UnitMapping, name: str, arr: RtArray, inherits: bool) -> Layout | None:
-        if arr.dtype.kind == "S" or arr.fixed:  # CHARACTER (see _is_character) and storage-associated arrays
+        if arr.dtype.kind == "S" or arr.fixed:  # CHARACTER (see static_storage.is_character) and storage-associated arrays
             return None                          # stay replicated
         if name in mapping.replicated or name in mapping.unresolved or name not in mapping.arrays:
             return None if inherits else replicated(arr.bounds)
@@ -660,17 +519,6 @@ def _jit_engine(options: RunOptions):
     from ..jit.engine import Jit
 
     return Jit(options.jit_after), ""
-
-
-def _is_character(u: ir.Unit, name: str) -> bool:
-    """CHARACTER arrays are replicated whatever the directives say: their
-    elements are strings the runtime reads and writes outside loop phases."""
-    sym = u.symbol(name)
-    return sym is not None and sym.type.base == "character"
-
-
-def _zero(t: ir.Type):
-    return eval(ic.zero_code(t), dict(it.HELPERS))
 
 
 def _common_ints(unit: ir.Unit, commons: dict[str, list]):
